@@ -1,0 +1,73 @@
+"""The typer application: command groups are imported only when called, for a fast start."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+GROUPS = {
+    "log": ("cli.log_commands", "the log itself: verify, show, head, salvage (any batchlog log)"),
+    "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
+}
+
+HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
+
+Every action is one event in one log; every view is rebuilt by replaying it.
+Exit codes: 0 done, 1 refused (nothing written), 2 usage error, 3 the log cannot be trusted."""
+
+
+def build(first: str | None) -> typer.Typer:
+    """The app with the group `first` names, or every group when it names none (for help)."""
+    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                      rich_markup_mode=None)
+    for name, (module, help_text) in GROUPS.items():
+        if first in GROUPS and first != name:
+            continue
+        app.add_typer(importlib.import_module(module).app, name=name, help=help_text)
+
+    @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                 add_help_option=False)
+    def quick_batch(args: Annotated[list[str] | None, typer.Argument()] = None) -> int:
+        """The skf-quick-batch.py contract on an event log: parse, start, next, record, summarize, status, import."""
+        from cli.quick_batch import main as quick_batch_main
+
+        return quick_batch_main(args or [])
+
+    return app
+
+
+def run(args: list[str]) -> int:
+    """Run the typer app on `args`; every error becomes a message and an exit code."""
+    from cli.errors import report
+    from cli.main import EXIT_REFUSED, EXIT_USAGE
+    from engine import EngineError
+    from projections.errors import Refused
+
+    as_json = "--json" in args
+    try:
+        app = build(args[0] if args else None)
+        result = app(args=args, prog_name="batchlog", standalone_mode=False)
+    except typer.TyperException as error:  # click's usage errors: bad option, missing value, wrong type
+        show = getattr(error, "show", None)
+        if show is not None:
+            show()
+        else:
+            print(f"Error: {error.message}", file=sys.stderr)
+        return error.exit_code if error.exit_code in (EXIT_USAGE, EXIT_REFUSED) else EXIT_USAGE
+    except typer.Exit as error:
+        return error.exit_code
+    except typer.Abort:
+        return EXIT_REFUSED
+    except (EngineError, Refused) as error:
+        return report(error, as_json)
+    except BrokenPipeError:
+        return EXIT_REFUSED
+    except Exception as error:  # a bug: one line for users, a traceback for tests
+        if os.environ.get("BATCHLOG_DEBUG"):
+            raise
+        return report(error, as_json)
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,127 @@
+"""`batchlog log ...`: engine-level commands that work on any batchlog log."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import orjson
+import typer
+
+from cli.options import At, Json, LogPath
+from engine import EventLog, NotALog, Receipt, verify
+from projections.catalog import all_types
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+SUMMARY_CHARS = 96
+
+
+def _existing(path) -> None:
+    if path.is_dir():
+        raise NotALog(f"{path} is a folder, not a log file: name the events.jsonl inside it", path=str(path))
+    if not path.is_file():
+        raise NotALog(f"no log at {path}: check the path", path=str(path))
+
+
+@app.command("verify")
+def verify_command(
+    path: LogPath,
+    as_json: Json = False,
+    since: Annotated[str | None, typer.Option("--since", metavar="RECEIPT",
+                                              help="a receipt from `batchlog log head`: prove the log only grew")] = None,
+) -> int:
+    """Check every line: envelope, id, seq, hash chain, known versions, torn tail. Exit 0 trusted, 3 not.
+
+    Example: batchlog log verify finetune/events.jsonl --json
+    """
+    _existing(path)
+    receipt = None
+    if since is not None:
+        receipt = Receipt.parse(since)
+        if receipt is None:
+            raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
+                                     param_hint="--since")
+    report = verify(path, all_types(), since=receipt)
+    if as_json:
+        sys.stdout.write(orjson.dumps(report.as_dict()).decode() + "\n")
+    else:
+        _print_report(report)
+    return 0 if report.trusted else 3
+
+
+def _print_report(report) -> None:
+    verdict = "trusted" if report.trusted else "NOT trusted"
+    print(f"{report.path}: {verdict}")
+    print(f"  lines   {report.lines}")
+    print(f"  events  {report.events} (last seq {report.last_seq})")
+    print(f"  from    {report.first_at or '-'}")
+    print(f"  to      {report.last_at or '-'}")
+    if report.torn_bytes:
+        print(f"  torn    a last line of {report.torn_bytes} byte(s) was never finished: it is skipped, "
+              "and the next append removes it")
+    for problem in report.problems:
+        print(f"  problem {problem.message}")
+
+
+def summary(data: object) -> str:
+    """A short one-line summary of an event's data: key=value, cut to fit."""
+    if not isinstance(data, dict):
+        return orjson.dumps(data).decode()[:SUMMARY_CHARS]
+    parts = []
+    for key, value in data.items():
+        shown = value if isinstance(value, str) else orjson.dumps(value).decode()
+        parts.append(f"{key}={shown}")
+    text = " ".join(parts)
+    return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"
+
+
+@app.command("show")
+def show_command(
+    path: LogPath,
+    at: At = None,
+    type_prefix: Annotated[str | None, typer.Option("--type", metavar="PREFIX",
+                                                    help="only events whose type starts with PREFIX")] = None,
+    as_json: Json = False,
+) -> int:
+    """The timeline, one line per event: seq, time, type, a short summary of its data.
+
+    Example: batchlog log show finetune/events.jsonl --type tune.run
+    """
+    _existing(path)
+    scan = EventLog(path, all_types()).scan(at=at, decode=False)
+    out = sys.stdout
+    for event in scan:
+        if type_prefix and not event.type.startswith(type_prefix):
+            continue
+        if as_json:
+            row = {"seq": event.seq, "type": event.type, "v": event.v, "at": event.at, "id": event.id,
+                   "data": event.data}
+            out.write(orjson.dumps(row).decode() + "\n")
+        else:
+            out.write(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}\n")
+    for problem in scan.newer:
+        sys.stderr.write(f"warning: {problem.message}\n")
+    if scan.bad:
+        sys.stderr.write(f"warning: {scan.bad} damaged line(s) skipped: run `batchlog log verify {path}`\n")
+    return 0
+
+
+@app.command("head")
+def head_command(path: LogPath, as_json: Json = False) -> int:
+    """A receipt of the log as it stands: seq, hash of the last line, time. Keep it; check later with --since.
+
+    Example: batchlog log head finetune/events.jsonl > finetune/RECEIPT
+    """
+    _existing(path)
+    scan = EventLog(path, all_types()).scan(decode=False)
+    for _ in scan:
+        pass
+    position = scan.position
+    receipt = Receipt(position.seq, position.hash, position.at or "")
+    if as_json:
+        sys.stdout.write(orjson.dumps({"receipt": receipt.render(), "seq": receipt.seq, "hash": receipt.hash,
+                                       "at": receipt.at}).decode() + "\n")
+    else:
+        print(receipt.render())
+    return 0

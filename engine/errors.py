@@ -1,0 +1,72 @@
+"""The engine's exceptions: one base, a named subclass for each failure.
+
+`LogError` and its subclasses mean the log cannot be trusted (exit 3); the
+others mean the engine could not do what it was asked and wrote nothing (exit 1).
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises. `fields` go into `--json` errors."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, **fields: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+
+class LogError(EngineError):
+    """The log cannot be trusted: nothing may be appended to it."""
+
+    code = "log_untrusted"
+
+
+class BadEnvelope(LogError):
+    """A line is not an event: not JSON, or fields missing or of the wrong type."""
+
+    code = "bad_envelope"
+
+
+class ChainBroken(LogError):
+    """A line's `prev` or `seq` does not follow the line before it."""
+
+    code = "chain_broken"
+
+
+class NewerVersion(LogError):
+    """The log holds an event type or version newer than this code knows."""
+
+    code = "newer_version"
+
+
+class LogDamaged(LogError):
+    """The log has bad lines in the middle; a person must salvage it first."""
+
+    code = "log_damaged"
+
+
+class WriteFailed(EngineError):
+    """The disk refused the append (full, read-only, I/O error); the log is as it was."""
+
+    code = "write_failed"
+
+
+class LockTimeout(EngineError):
+    """Another command held the log's lock for longer than the wait allows."""
+
+    code = "lock_timeout"
+
+
+class NotALog(EngineError):
+    """The path is missing, a folder, or unreadable."""
+
+    code = "not_a_log"
+
+
+class ClockError(EngineError):
+    """BATCHLOG_CLOCK holds something that is not an ISO-8601 time."""
+
+    code = "bad_clock"

@@ -1,0 +1,229 @@
+"""The event log: lock-free replay, and the one way to append.
+
+`EventLog.append` runs replay, decide and write under one lock, so a decision
+is always taken on the state it is appended to; there is no other way to write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from engine import clock
+from engine.chain import line_hash
+from engine.envelope import Event, encode_line
+from engine.errors import LogDamaged, NewerVersion, NotALog, WriteFailed
+from engine.lock import exclusive
+from engine.registry import Registry
+from engine.scan import Position, Problem, Scan
+
+Evolve = Callable[[Any, Event], Any]
+Decide = Callable[[Any], Iterable[Any]]
+
+
+@attrs.frozen
+class Projection:
+    """A fold the engine runs: an initial state and `evolve(state, event) -> state`.
+
+    `version` keys its snapshots: a hash of the code that folds (see engine.snapshot).
+    """
+
+    name: str
+    initial: Any
+    evolve: Evolve
+    version: str = ""
+
+
+@attrs.frozen
+class Replayed:
+    """A folded state and what the replay met on the way."""
+
+    state: Any
+    position: Position
+    bad: int
+    newer: tuple[Problem, ...]
+    torn: int
+    end: int
+
+
+@attrs.frozen
+class Appended:
+    """What an append wrote (nothing when the decision was a no-op) and the state after."""
+
+    events: tuple[Event, ...]
+    state: Any
+    before: Any
+
+
+class EventLog:
+    """One append-only JSONL log file."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        registry: Registry,
+        *,
+        on_wait: Callable[[str], None] | None = None,
+        snapshots: Any = None,
+    ) -> None:
+        self.path = Path(path)
+        self.registry = registry
+        self.on_wait = on_wait
+        self.snapshots = snapshots
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def _check_readable(self) -> bool:
+        """False when there is no log yet; NotALog when the path cannot be one."""
+        if self.path.is_dir():
+            raise NotALog(f"{self.path} is a folder, not a log file: name the events.jsonl inside it",
+                          path=str(self.path))
+        if not self.path.exists():
+            return False
+        if not os.access(self.path, os.R_OK):
+            raise NotALog(f"{self.path} cannot be read: check its permissions", path=str(self.path))
+        return True
+
+    def scan(self, *, at: int | None = None, start: Position = Position(), describe: bool = False,
+             check_ids: bool = False, decode: bool = True) -> Scan:
+        """A lock-free checked reader of the log (iterate it for the events)."""
+        return Scan(self.path, self.registry, start=start, at=at, describe=describe, check_ids=check_ids,
+                    decode=decode)
+
+    def replay(self, projection: Projection, *, at: int | None = None) -> Replayed:
+        """The state after every trusted event (up to and including seq `at`)."""
+        try:
+            if not self._check_readable():
+                return Replayed(projection.initial, Position(), 0, (), 0, 0)
+            if self.snapshots is not None:
+                return self.snapshots.replay(self, projection, at=at)
+            return self.fold(projection, projection.initial, Position(), at=at)
+        except OSError as exc:
+            raise NotALog(f"{self.path} cannot be read: {exc.strerror or exc}", path=str(self.path)) from None
+
+    def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
+        """Fold the events after `start` onto `state`."""
+        scan = self.scan(at=at, start=start)
+        evolve = projection.evolve
+        for event in scan:
+            state = evolve(state, event)
+        return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end)
+
+    def append(self, projection: Projection, decide: Decide) -> Appended:
+        """Under the lock: replay, `decide(state)`, write its events in one write, fsync.
+
+        `decide` returns the domain events to append (none: a no-op) or raises to
+        refuse, and then nothing is written.
+        """
+        self._check_readable()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
+                              path=str(self.path)) from None
+        with exclusive(self.path, self.on_wait):
+            replayed = self.replay(projection)
+            self._refuse_untrusted(replayed)
+            new = list(decide(replayed.state))
+            if not new:
+                return Appended((), replayed.state, replayed.state)
+            events, payload = self._encode(new, replayed.position)
+            self._write(payload, replayed.end, replayed.torn)
+            state = replayed.state
+            for event in events:
+                state = projection.evolve(state, event)
+            if self.snapshots is not None:
+                self.snapshots.after_append(self, projection, state, replayed, events, payload)
+            return Appended(tuple(events), state, replayed.state)
+
+    def _refuse_untrusted(self, replayed: Replayed) -> None:
+        if replayed.newer:
+            first = replayed.newer[0]
+            raise NewerVersion(
+                f"{self.path} holds events newer than this batchlog ({first.message}): it is read, never "
+                "appended to; upgrade batchlog",
+                path=str(self.path), line=first.line,
+            )
+        if replayed.bad:
+            raise LogDamaged(
+                f"{self.path} has {replayed.bad} damaged line(s) before its end: run `batchlog log verify "
+                f"{self.path}` to see them, then `batchlog log salvage {self.path}`",
+                path=str(self.path), bad=replayed.bad,
+            )
+
+    def _encode(self, new: Sequence[Any], position: Position) -> tuple[list[Event], bytes]:
+        at = clock.now()
+        prev = position.hash
+        events, lines = [], []
+        for offset, domain in enumerate(new, start=1):
+            type_, v, data = self.registry.encode(domain)
+            seq = position.seq + offset
+            line = encode_line(seq, type_, v, at, data, prev)
+            id_ = line[line.index(b'"id":"') + 6 : line.index(b'"id":"') + 38].decode()
+            events.append(Event(seq, type_, v, at, id_, domain))
+            lines.append(line)
+            prev = line_hash(line)
+        return events, b"".join(line + b"\n" for line in lines)
+
+    def _write(self, payload: bytes, end: int, torn: int) -> None:
+        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back."""
+        created = not self.path.exists()
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}",
+                              path=str(self.path)) from None
+        try:
+            if torn:
+                os.ftruncate(fd, end)  # the unacknowledged torn tail goes; the lock is held
+            written = os.write(fd, payload)
+            if written != len(payload):
+                raise OSError(28, "No space left on device (short write)")
+            os.fsync(fd)
+            if created:
+                _fsync_folder(self.path.parent)
+        except OSError as exc:
+            _restore(fd, end)
+            if created:
+                _remove(self.path)
+            raise WriteFailed(
+                f"cannot append to {self.path}: {exc.strerror or exc}: nothing was recorded; free space or "
+                "fix the disk, then run the command again",
+                path=str(self.path), errno=exc.errno,
+            ) from None
+        finally:
+            os.close(fd)
+
+
+def _restore(fd: int, end: int) -> None:
+    """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
+    try:
+        os.ftruncate(fd, end)
+        os.fsync(fd)
+    except OSError:
+        pass
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

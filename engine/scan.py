@@ -1,0 +1,174 @@
+"""Checked reading: complete lines to trusted events, bad lines counted and skipped.
+
+A line is folded when it is a valid envelope, its `prev` is the hash of the line
+just before it in the file, and its `seq` comes after the last folded event. Any
+other line is skipped and counted (and described, for `log verify`). Lock-free.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from hashlib import sha256
+
+import attrs
+import orjson
+
+from engine.chain import GENESIS
+from engine.envelope import Event, envelope_problem, id_problem
+from engine.lines import LineReader
+from engine.registry import Registry
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with one line; `line` counts from 1."""
+
+    line: int
+    code: str
+    message: str
+    seq: int | None = None
+
+
+@attrs.frozen
+class Position:
+    """Where a scan starts or stopped: after line `line`, event `seq`, at byte `offset`."""
+
+    line: int = 0
+    seq: int = 0
+    offset: int = 0
+    hash: str = GENESIS
+    at: str | None = None
+
+
+class Scan:
+    """An iterator of trusted events from a log, with what it found along the way.
+
+    After iteration: `position` (the last folded event), `end` (just past the
+    last complete line read), `bad` (lines skipped), `newer` (events of a type
+    or version this code does not know: read with a warning, never folded),
+    `torn` (bytes of an unfinished last line), and with `describe` the problems.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        registry: Registry,
+        *,
+        start: Position = Position(),
+        at: int | None = None,
+        describe: bool = False,
+        check_ids: bool = False,
+        decode: bool = True,
+    ) -> None:
+        self.path = path
+        self.registry = registry
+        self.start = start
+        self.stop_seq = at
+        self.describe = describe
+        self.check_ids = check_ids
+        self.decode = decode
+        self.position = start
+        self.end = start.offset
+        self.bad = 0
+        self.newer: list[Problem] = []
+        self.problems: list[Problem] = []
+        self.torn = 0
+        self.lines = start.line
+        self.first_at: str | None = None
+        self.stopped_early = False
+
+    def _problem(self, line: int, code: str, message: str, seq: int | None = None) -> None:
+        self.bad += 1
+        if self.describe:
+            self.problems.append(Problem(line, code, message, seq))
+
+    def __iter__(self) -> Iterator[Event]:
+        reader = LineReader(self.path, self.start.offset)
+        registry = self.registry.by_name
+        loads = orjson.loads
+        number = self.start.line
+        last_seq = self.start.seq
+        last_hash = self.start.hash
+        last_at = self.start.at
+        offset = self.start.offset
+        prev_physical = self.start.hash
+        stop = self.stop_seq
+        for block in reader.blocks():
+            for line in block:
+                number += 1
+                line_end = offset + len(line) + 1
+                digest = sha256(line).hexdigest()
+                expected_prev, prev_physical = prev_physical, digest
+                try:
+                    obj = loads(line)
+                except orjson.JSONDecodeError:
+                    self._problem(number, "bad_json", f"line {number} is not JSON")
+                    offset = line_end
+                    continue
+                why = envelope_problem(obj)
+                if why is not None:
+                    self._problem(number, "bad_envelope", f"line {number}: {why}")
+                    offset = line_end
+                    continue
+                seq = obj["seq"]
+                if obj["prev"] != expected_prev:
+                    self._problem(
+                        number,
+                        "chain_broken",
+                        f"line {number} (seq {seq}): prev does not match the line before it: "
+                        "that line was changed, or a line was removed, inserted or moved here",
+                        seq,
+                    )
+                    offset = line_end
+                    continue
+                if self.check_ids:
+                    why = id_problem(line, obj["id"])
+                    if why is not None:
+                        self._problem(number, "id_mismatch", f"line {number} (seq {seq}): {why}", seq)
+                        offset = line_end
+                        continue
+                if seq <= last_seq:
+                    self._problem(number, "seq_order", f"line {number}: seq {seq} does not follow {last_seq}", seq)
+                    offset = line_end
+                    continue
+                if seq != last_seq + 1:
+                    self._problem(number, "seq_gap", f"line {number}: seq {seq} follows {last_seq}: a gap", seq)
+                if stop is not None and seq > stop:
+                    self.stopped_early = True
+                    self._finish(number - 1, last_seq, offset, last_hash, last_at, reader)
+                    return
+                event = self._decode(number, obj)
+                last_seq, last_hash, last_at, offset = seq, digest, obj["at"], line_end
+                if self.first_at is None:
+                    self.first_at = last_at
+                if event is not None:
+                    yield event
+            self.lines = number
+            self.position = Position(number, last_seq, offset, last_hash, last_at)
+        self._finish(number, last_seq, offset, last_hash, last_at, reader)
+
+    def _finish(self, number: int, seq: int, offset: int, digest: str, at: str | None, reader: LineReader) -> None:
+        self.lines = number
+        self.position = Position(number, seq, offset, digest, at)
+        self.end = reader.end
+        self.torn = reader.torn
+
+    def _decode(self, number: int, obj: dict) -> Event | None:
+        spec = self.registry.by_name.get(obj["type"])
+        v = obj["v"]
+        if spec is None or v > spec.version:
+            known = "unknown" if spec is None else f"newer than v{spec.version}"
+            self.newer.append(
+                Problem(number, "newer_version", f"line {number}: {obj['type']} v{v} is {known} to this batchlog", obj["seq"])
+            )
+            return None
+        data = obj["data"]
+        try:
+            if v < spec.version:
+                data = spec.upcast(data, v)
+            domain = spec.to_domain(data) if self.decode else data
+        except (TypeError, ValueError, KeyError) as exc:
+            self._problem(number, "bad_data", f"line {number}: {obj['type']} v{v} data does not fit: {exc}", obj["seq"])
+            return None
+        return Event(obj["seq"], obj["type"], spec.version, obj["at"], obj["id"], domain)

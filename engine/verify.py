@@ -1,0 +1,110 @@
+"""`log verify`: every line checked (envelope, id, chain, seq, versions), a report out.
+
+Also receipts: a kept (seq, hash, time) proves later that the log only grew.
+"""
+
+from __future__ import annotations
+
+import os
+from hashlib import sha256
+
+import attrs
+
+from engine.lines import LineReader
+from engine.registry import Registry
+from engine.scan import Problem, Scan
+
+RECEIPT_PREFIX = "batchlog-receipt"
+
+
+@attrs.frozen
+class Receipt:
+    """The head of a log at one moment: its last event's seq, line hash and time."""
+
+    seq: int
+    hash: str
+    at: str
+
+    def render(self) -> str:
+        return f"{RECEIPT_PREFIX}:{self.seq}:{self.hash}:{self.at}"
+
+    @classmethod
+    def parse(cls, text: str) -> Receipt | None:
+        parts = text.strip().split(":", 3)
+        if len(parts) != 4 or parts[0] != RECEIPT_PREFIX or not parts[1].isdigit():
+            return None
+        if len(parts[2]) != 64 or any(c not in "0123456789abcdef" for c in parts[2]):
+            return None
+        return cls(int(parts[1]), parts[2], parts[3])
+
+
+@attrs.frozen
+class Report:
+    """What `log verify` found: counts, times, problems; `trusted` when nothing is wrong."""
+
+    path: str
+    lines: int
+    events: int
+    first_at: str | None
+    last_at: str | None
+    last_seq: int
+    torn_bytes: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def trusted(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "trusted": self.trusted,
+            "lines": self.lines,
+            "events": self.events,
+            "last_seq": self.last_seq,
+            "first_at": self.first_at,
+            "last_at": self.last_at,
+            "torn_tail_bytes": self.torn_bytes,
+            "problems": [attrs.asdict(p) for p in self.problems],
+        }
+
+
+def verify(path: str | os.PathLike, registry: Registry, since: Receipt | None = None) -> Report:
+    """Check every line of the log at `path`; with `since`, also that it only grew since that receipt."""
+    scan = Scan(path, registry, describe=True, check_ids=True)
+    for _ in scan:
+        pass
+    problems = [*scan.problems, *scan.newer]
+    if since is not None:
+        problems.extend(_since_problems(path, since))
+    problems.sort(key=lambda p: p.line)
+    return Report(
+        path=str(path),
+        lines=scan.lines,
+        events=scan.lines - scan.bad,
+        first_at=scan.first_at,
+        last_at=scan.position.at,
+        last_seq=scan.position.seq,
+        torn_bytes=scan.torn,
+        problems=tuple(problems),
+    )
+
+
+def _since_problems(path: str | os.PathLike, receipt: Receipt) -> list[Problem]:
+    """The receipt's event must still be line `seq`, hashing the same."""
+    import orjson
+
+    for number, line in enumerate(LineReader(path), start=1):
+        if number < receipt.seq:
+            continue
+        try:
+            seq = orjson.loads(line).get("seq")
+        except (orjson.JSONDecodeError, AttributeError):
+            seq = None
+        if seq != receipt.seq or sha256(line).hexdigest() != receipt.hash:
+            return [Problem(number, "receipt_mismatch",
+                            f"line {number}: the event the receipt names (seq {receipt.seq}) is no longer there "
+                            "as it was: the log was changed, cut or reordered since the receipt", receipt.seq)]
+        return []
+    return [Problem(receipt.seq, "receipt_mismatch",
+                    f"the log has fewer than {receipt.seq} lines: it was cut since the receipt", receipt.seq)]

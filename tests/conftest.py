@@ -1,0 +1,12 @@
+import os
+
+import pytest
+
+# Let unexpected exceptions raise in tests instead of becoming one line (cli.app).
+os.environ.setdefault("BATCHLOG_DEBUG", "1")
+
+
+@pytest.fixture
+def pinned_clock(monkeypatch):
+    monkeypatch.setenv("BATCHLOG_CLOCK", "2026-12-02T16:00:00Z")
+    return "2026-12-02T16:00:00.000Z"
