@@ -1,5 +1,157 @@
-"""The tuning's event types (placeholder until the tuning issue lands)."""
+"""The tuning's events: facts in the past tense, type strings `tune.<what_happened>`.
 
-from engine import Registry
+Pure data: every field is a plain JSON value (tuples come back from the log as
+lists, hence `converter=tuple`). A shipped type string is never renamed; a new
+shape gets a new version and an upcaster.
+"""
 
-REGISTRY = Registry([])
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine import EventType, Registry
+
+
+def _tuple_of_str(values: Any) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _cases(values: Any) -> tuple[dict[str, Any], ...]:
+    return tuple(values)
+
+
+@attrs.frozen
+class TuningStarted:
+    """A tuning was created from a dataset: its cases, the selection order, the settings.
+
+    `cases` are the dataset's case objects as read (dataset order); `selection` the
+    ids in the order batches take them. Settings are the values in force (already
+    resolved as batch.mjs's `cfg()` does: `max_batch` >= `min_batch`).
+    `imported_from` names the zen folder a `tune import` read, else None.
+    """
+
+    dataset: str
+    cases: tuple[dict[str, Any], ...] = attrs.field(converter=_cases)
+    selection: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+    limit: int | None
+    min_batch: int
+    max_batch: int
+    recheck: int
+    seed: int
+    max_retries: int
+    concurrency: int
+    imported_from: str | None = None
+
+
+@attrs.frozen
+class BatchBuilt:
+    """Batch `number` was built: batch.mjs's plan, and the overrides it was asked with.
+
+    `unused_after` / `open_difficult` are batch.mjs's figures after it (None when
+    imported: a zen folder does not keep them).
+    """
+
+    number: int
+    size: int
+    why: str
+    kind: str
+    new: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+    recheck: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+    unused_after: int | None = None
+    open_difficult: int | None = None
+    size_override: int | None = None
+    recheck_override: int | None = None
+    seed_override: int | None = None
+
+
+@attrs.frozen
+class RunStarted:
+    """Run `run` was created: `batchNN-nomem-runK`, `batchNN-mem-runK` or `final-runK`.
+
+    `batch` is 0 and `kind` "final" for the final check; `cases` the ids in its cases.json.
+    """
+
+    run: str
+    batch: int
+    kind: str
+    number: int
+    cases: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+
+
+@attrs.frozen
+class RunGraded:
+    """A run got its verdict (PASSED, CORRECT, WRONG, VOID) and its figures."""
+
+    run: str
+    verdict: str
+    wrong: tuple[str, ...] = attrs.field(converter=_tuple_of_str, default=())
+    llm_calls: int | None = None
+    tokens: int | None = None
+    saved_twice: int | None = None
+    findings: str | None = None
+    note: str | None = None
+
+
+@attrs.frozen
+class DifficultAdded:
+    """A case went on the difficult list, with its reasons, in run `run`."""
+
+    case: str
+    reasons: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+    run: str
+    note: str | None = None
+
+
+@attrs.frozen
+class DifficultFixed:
+    """A difficult case was fixed in run `run`."""
+
+    case: str
+    run: str
+    note: str | None = None
+
+
+@attrs.frozen
+class ChangeRecorded:
+    """What a run's fix changed: a file, in words, and how many lines."""
+
+    run: str
+    file: str
+    summary: str
+    lines: int | None = None
+
+
+@attrs.frozen
+class MemoryKept:
+    """Batch `batch`'s memory (of `nodes` nodes) became the last good memory."""
+
+    batch: int
+    nodes: int
+
+
+@attrs.frozen
+class UsageRecorded:
+    """Model usage of a run: running totals for one model (a later report replaces an earlier one)."""
+
+    run: str
+    model: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+EVENT_TYPES = (
+    EventType("tune.tuning_started", 1, TuningStarted),
+    EventType("tune.batch_built", 1, BatchBuilt),
+    EventType("tune.run_started", 1, RunStarted),
+    EventType("tune.run_graded", 1, RunGraded),
+    EventType("tune.difficult_added", 1, DifficultAdded),
+    EventType("tune.difficult_fixed", 1, DifficultFixed),
+    EventType("tune.change_recorded", 1, ChangeRecorded),
+    EventType("tune.memory_kept", 1, MemoryKept),
+    EventType("tune.usage_recorded", 1, UsageRecorded),
+)
+
+REGISTRY = Registry(EVENT_TYPES)

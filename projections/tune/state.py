@@ -1,0 +1,235 @@
+"""The folded state of a tuning (`TuneState`) and the small queries views and decisions share.
+
+Pure data: attrs.frozen classes whose fields are JSON-friendly (str, int, bool,
+None, tuples, nested attrs classes), so a snapshot can store them generically.
+Its size grows with cases, batches, runs, changes and difficult entries, never
+with the number of usage events: usage is kept as running totals per run and model.
+
+Shape (stable: the README and audit views read it):
+
+    TuneState
+      settings: TuneSettings | None     None until `tune init`
+      cases: tuple[Case, ...]           the dataset, in dataset order
+      selection: tuple[str, ...]        selected ids, in the order batches take them
+      batches: tuple[Batch, ...]        built batches, by number (1, 2, ...)
+      runs: tuple[Run, ...]             every run in the order it was started
+      difficult: tuple[Difficult, ...]  difficult entries in the order they were added
+      memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
+      foreign: str | None               type of an event of another loop met in this log
+"""
+
+from __future__ import annotations
+
+import attrs
+
+VERDICTS = ("PASSED", "CORRECT", "WRONG", "VOID")
+HALVES = ("nomem", "mem")
+FINAL = "final"
+RUNS_PER_HALF = 4  # at most this many non-VOID runs in one half of a batch
+
+
+@attrs.frozen
+class TuneSettings:
+    """The settings in force (batch.mjs's `cfg()` resolution applied) and where the dataset came from.
+
+    `limit` is the limit asked for (None: the whole dataset); `imported_from` the
+    zen folder `tune import` read, else None.
+    """
+
+    dataset: str
+    limit: int | None
+    min_batch: int
+    max_batch: int
+    recheck: int
+    seed: int
+    max_retries: int
+    concurrency: int
+    imported_from: str | None = None
+
+
+@attrs.frozen
+class Case:
+    """One dataset case: `class_name` / `complexity` are "" when the case has none.
+
+    `body` is the whole case object as compact JSON text (what cases.json holds).
+    """
+
+    id: str
+    class_name: str
+    complexity: str
+    rubric: bool
+    body: str
+
+
+@attrs.frozen
+class Batch:
+    """A built batch: batch.mjs's plan (ids only) and the overrides it was built with.
+
+    `unused_after` / `open_difficult` are None for an imported batch.
+    """
+
+    number: int
+    size: int
+    why: str
+    kind: str
+    new: tuple[str, ...]
+    recheck: tuple[str, ...]
+    unused_after: int | None
+    open_difficult: int | None
+    size_override: int | None
+    recheck_override: int | None
+    seed_override: int | None
+    built_seq: int
+    built_at: str
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        """The ids of its cases.json: new, then recheck."""
+        return self.new + self.recheck
+
+
+@attrs.frozen
+class Change:
+    """What a run's fix changed in one file."""
+
+    file: str
+    summary: str
+    lines: int | None
+    seq: int
+
+
+@attrs.frozen
+class ModelUsage:
+    """A run's usage of one model: the latest running totals and how many reports gave them."""
+
+    model: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    reports: int
+
+
+@attrs.frozen
+class Run:
+    """One run: `kind` is "nomem", "mem" or "final" (`batch` 0); `verdict` "" until graded."""
+
+    name: str
+    batch: int
+    kind: str
+    number: int
+    cases: tuple[str, ...]
+    started_seq: int
+    started_at: str
+    verdict: str = ""
+    wrong: tuple[str, ...] = ()
+    llm_calls: int | None = None
+    tokens: int | None = None
+    saved_twice: int | None = None
+    findings: str | None = None
+    note: str | None = None
+    graded_seq: int | None = None
+    graded_at: str | None = None
+    changes: tuple[Change, ...] = ()
+    usage: tuple[ModelUsage, ...] = ()
+
+    @property
+    def graded(self) -> bool:
+        return self.verdict != ""
+
+    @property
+    def counts(self) -> bool:
+        """Whether it counts toward its half's limit (every run but a VOID one)."""
+        return self.verdict != "VOID"
+
+
+@attrs.frozen
+class Note:
+    """A note on a difficult entry, with the run it was written in."""
+
+    run: str
+    text: str
+
+
+@attrs.frozen
+class Difficult:
+    """A difficult-list entry: reasons (from SEVERITY), the run it was added in, the run that fixed it."""
+
+    case: str
+    reasons: tuple[str, ...]
+    added: str
+    added_seq: int
+    fixed: str | None = None
+    fixed_seq: int | None = None
+    notes: tuple[Note, ...] = ()
+
+
+@attrs.frozen
+class KeptMemory:
+    """A batch's memory that became the last good memory."""
+
+    batch: int
+    nodes: int
+    seq: int
+    at: str
+
+
+@attrs.frozen
+class TuneState:
+    """Everything the tuning's log says so far (see the module docstring for the shape)."""
+
+    settings: TuneSettings | None = None
+    cases: tuple[Case, ...] = ()
+    selection: tuple[str, ...] = ()
+    batches: tuple[Batch, ...] = ()
+    runs: tuple[Run, ...] = ()
+    difficult: tuple[Difficult, ...] = ()
+    memories: tuple[KeptMemory, ...] = ()
+    foreign: str | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.settings is not None
+
+    def run_named(self, name: str) -> Run | None:
+        for run in reversed(self.runs):
+            if run.name == name:
+                return run
+        return None
+
+    def batch_numbered(self, number: int) -> Batch | None:
+        if 1 <= number <= len(self.batches):
+            return self.batches[number - 1]
+        return None
+
+    @property
+    def last_batch(self) -> Batch | None:
+        return self.batches[-1] if self.batches else None
+
+    @property
+    def last_run(self) -> Run | None:
+        return self.runs[-1] if self.runs else None
+
+    def runs_of(self, batch: int, kind: str) -> tuple[Run, ...]:
+        """The runs of one half of a batch (or the final check: batch 0, kind "final"), in order."""
+        return tuple(run for run in self.runs if run.batch == batch and run.kind == kind)
+
+    def difficult_entry(self, case: str) -> Difficult | None:
+        for entry in self.difficult:
+            if entry.case == case:
+                return entry
+        return None
+
+    @property
+    def last_good_memory(self) -> KeptMemory | None:
+        return self.memories[-1] if self.memories else None
+
+    def case_named(self, case_id: str) -> Case | None:
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        return None
+
+    @property
+    def used(self) -> frozenset[str]:
+        """Ids that some batch holds."""
+        return frozenset(case for batch in self.batches for case in batch.cases)
