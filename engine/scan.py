@@ -1,8 +1,10 @@
 """Checked reading: complete lines to trusted events, bad lines counted and skipped.
 
-A line is folded when it is a valid envelope, its `prev` is the hash of the line
-just before it in the file, and its `seq` comes after the last folded event. Any
-other line is skipped and counted (and described, for `log verify`). Lock-free.
+A line is folded when it is a valid envelope whose `seq` comes after the last
+folded event, and either its `prev` is the hash of the line before it, or (when
+that link is broken) the line is intact: its `id` is the hash of its own bytes.
+A damaged line is skipped; every problem (damaged line, broken link, gap) is
+counted once, where it is, and described for `log verify`. Lock-free.
 """
 
 from __future__ import annotations
@@ -94,52 +96,56 @@ class Scan:
         offset = self.start.offset
         prev_physical = self.start.hash
         stop = self.stop_seq
+        previous_bad = False  # the line before this one was skipped: its link cannot be checked
+        skipped = 0  # lines skipped since the last folded event
         for block in reader.blocks():
             for line in block:
                 number += 1
                 line_end = offset + len(line) + 1
+                offset = line_end
                 digest = sha256(line).hexdigest()
                 expected_prev, prev_physical = prev_physical, digest
+                after_bad, previous_bad = previous_bad, True
+                skipped += 1
                 try:
                     obj = loads(line)
                 except orjson.JSONDecodeError:
                     self._problem(number, "bad_json", f"line {number} is not JSON")
-                    offset = line_end
                     continue
                 why = envelope_problem(obj)
                 if why is not None:
                     self._problem(number, "bad_envelope", f"line {number}: {why}")
-                    offset = line_end
                     continue
                 seq = obj["seq"]
-                if obj["prev"] != expected_prev:
-                    self._problem(
-                        number,
-                        "chain_broken",
-                        f"line {number} (seq {seq}): prev does not match the line before it: "
-                        "that line was changed, or a line was removed, inserted or moved here",
-                        seq,
-                    )
-                    offset = line_end
-                    continue
-                if self.check_ids:
+                linked = obj["prev"] == expected_prev
+                if self.check_ids or not linked:
+                    # An unlinked line is still trusted when it is intact (its id is its own hash):
+                    # the damage is elsewhere, and is counted where it is.
                     why = id_problem(line, obj["id"])
                     if why is not None:
                         self._problem(number, "id_mismatch", f"line {number} (seq {seq}): {why}", seq)
-                        offset = line_end
                         continue
                 if seq <= last_seq:
-                    self._problem(number, "seq_order", f"line {number}: seq {seq} does not follow {last_seq}", seq)
-                    offset = line_end
+                    self._problem(number, "seq_order",
+                                  f"line {number}: seq {seq} does not come after seq {last_seq}: "
+                                  "lines were reordered or repeated", seq)
                     continue
-                if seq != last_seq + 1:
-                    self._problem(number, "seq_gap", f"line {number}: seq {seq} follows {last_seq}: a gap", seq)
+                if not linked and not after_bad:
+                    self._problem(number, "chain_broken",
+                                  f"line {number} (seq {seq}): prev is not the hash of line {number - 1}: "
+                                  "a line was removed, inserted or moved here, or line "
+                                  f"{number - 1} was changed", seq)
+                elif seq - last_seq - 1 > skipped - 1:
+                    self._problem(number, "seq_gap",
+                                  f"line {number}: seq {seq} follows seq {last_seq}: "
+                                  f"{seq - last_seq - 1} event(s) missing before this line", seq)
                 if stop is not None and seq > stop:
                     self.stopped_early = True
-                    self._finish(number - 1, last_seq, offset, last_hash, last_at, reader)
+                    self._finish(number - 1, last_seq, line_end - len(line) - 1, last_hash, last_at, reader)
                     return
+                previous_bad, skipped = False, 0
                 event = self._decode(number, obj)
-                last_seq, last_hash, last_at, offset = seq, digest, obj["at"], line_end
+                last_seq, last_hash, last_at = seq, digest, obj["at"]
                 if self.first_at is None:
                     self.first_at = last_at
                 if event is not None:

@@ -1,0 +1,35 @@
+"""A tiny domain for engine tests: notes appended to a list. No tuning, no quick batch."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine import EventType, Projection, Registry
+
+
+@attrs.frozen
+class NoteAdded:
+    text: str
+    tags: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    weight: int = 0
+
+
+@attrs.frozen
+class NotesCleared:
+    reason: str
+
+
+REGISTRY = Registry([EventType("sample.note_added", 1, NoteAdded), EventType("sample.notes_cleared", 1, NotesCleared)])
+
+
+def evolve(state: tuple, event) -> tuple:
+    match event.data:
+        case NoteAdded():
+            return (*state, event.data)
+        case NotesCleared():
+            return ()
+        case _:
+            raise TypeError(f"unknown event {event.type}")
+
+
+NOTES = Projection("sample.notes", (), evolve)
