@@ -15,6 +15,7 @@ import attrs
 
 from engine import clock
 from engine.chain import line_hash
+from engine.crash_hook import crash_mid_write, crash_point
 from engine.envelope import Event, encode_line
 from engine.errors import LogDamaged, NewerVersion, NotALog, WriteFailed
 from engine.lock import exclusive
@@ -181,10 +182,14 @@ class EventLog:
         try:
             if torn:
                 os.ftruncate(fd, end)  # the unacknowledged torn tail goes; the lock is held
+            crash_point("append.before_write")
+            crash_mid_write(fd, payload)
             written = os.write(fd, payload)
             if written != len(payload):
                 raise OSError(28, "No space left on device (short write)")
+            crash_point("append.after_write")
             os.fsync(fd)
+            crash_point("append.after_fsync")
             if created:
                 _fsync_folder(self.path.parent)
         except OSError as exc:

@@ -1,0 +1,31 @@
+"""A test hook: the process kills itself (SIGKILL) at a named point of the engine.
+
+Off unless the environment variable BATCHLOG_CRASH_AT names the point; only the
+reliability tests (tests/reliability/) set it. Points:
+  append.before_write   under the lock, events decided, nothing written yet
+  append.mid_write      BATCHLOG_CRASH_BYTES bytes of the payload written (default half), then killed
+  append.after_write    the whole payload written, not yet fsynced
+  append.after_fsync    written and fsynced, not yet returned to the caller
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+CRASH_ENV = "BATCHLOG_CRASH_AT"
+CRASH_BYTES_ENV = "BATCHLOG_CRASH_BYTES"
+
+
+def crash_point(name: str) -> None:
+    """Die here, at once and without cleanup, when BATCHLOG_CRASH_AT is `name`."""
+    if os.environ.get(CRASH_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def crash_mid_write(fd: int, payload: bytes) -> None:
+    """At `append.mid_write`: write part of `payload` (what a kill during a long write leaves), then die."""
+    if os.environ.get(CRASH_ENV) == "append.mid_write":
+        cut = int(os.environ.get(CRASH_BYTES_ENV) or len(payload) // 2)
+        os.write(fd, payload[:cut])
+        os.kill(os.getpid(), signal.SIGKILL)
