@@ -13,6 +13,8 @@ GROUPS = {
     "log": ("cli.log_commands", "the log itself: verify, show, head, salvage (any batchlog log)"),
     "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
 }
+# Modules that add commands to a group: `register(app)` is called with the group's app.
+EXTENSIONS = {"tune": ("cli.tune_report",)}
 
 HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
 
@@ -27,7 +29,14 @@ def build(first: str | None) -> typer.Typer:
     for name, (module, help_text) in GROUPS.items():
         if first in GROUPS and first != name:
             continue
-        app.add_typer(importlib.import_module(module).app, name=name, help=help_text)
+        group = importlib.import_module(module).app
+        for extension in EXTENSIONS.get(name, ()):
+            try:
+                importlib.import_module(extension).register(group)
+            except ModuleNotFoundError as error:
+                if error.name != extension:
+                    raise
+        app.add_typer(group, name=name, help=help_text)
 
     @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                  add_help_option=False)
