@@ -1,5 +1,127 @@
-"""`batchlog quick-batch ...` (placeholder until the quick-batch issue lands)."""
+"""`batchlog quick-batch ...`: skf-quick-batch.py's contract (same lines, files and exit codes)
+on an event log, `<run dir>/events.jsonl`, plus `status` and `import`.
+
+Parse, call one decision or view, render. Every write is one `EventLog.append`
+whose decide function runs under the log's lock. Imports are kept to what
+`next` needs: yaml and jsonschema only for `start --briefs`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_REFUSED, EXIT_UNTRUSTED = 0, 1, 3
+
+
+def line(value: Any) -> str:
+    """One ASCII JSON line, no space after `,` or `:` (the seed's format)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+
+
+def _emit(value: Any, stream: str = "stdout") -> None:
+    print(line(value), file=sys.stderr if stream == "stderr" else sys.stdout)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="batchlog quick-batch",
+        description="A batch of targets driven one by one through a workflow, its state an event log "
+                    "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("parse", help="print the batch file's numbered targets")
+    p.add_argument("file", help="the batch file")
+    p = sub.add_parser("start", help="start the batch, every target pending (or resume it)")
+    p.add_argument("file", nargs="?", default=None, help="the batch file (skf-quick-skill)")
+    p.add_argument("--briefs", nargs="+", default=None, metavar="PATH",
+                   help="skf-create-skill: skill-brief.yaml files, or folders holding them")
+    p.add_argument("--run-dir", default=None, help="the batch run folder (holds events.jsonl)")
+    p.add_argument("--run-root", default=None, help="with --briefs: the folder the briefs' run folder is made in")
+    p.add_argument("--fail-fast", action="store_true", help="end the batch at the first failed target")
+    p.add_argument("--brief-schema", default=None, metavar="FILE",
+                   help="the JSON Schema briefs are checked with (default: $BATCHLOG_BRIEF_SCHEMA)")
+    p.add_argument("--exit-codes", default=None, metavar="FILE",
+                   help="halt_reason -> exit code: an envelope schema or a JSON object (kept for the batch)")
+    p = sub.add_parser("next", help="hand out the next pending target (its start event on stderr)")
+    p.add_argument("--run-dir", required=True, help="the batch run folder")
+    p = sub.add_parser("record", help="record how a target ended and print its end event")
+    p.add_argument("--run-dir", required=True, help="the batch run folder")
+    p.add_argument("--batch", type=int, required=True, help="the target's number, as next printed it")
+    p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
+                   help="the stream the event line goes to (default: stdout)")
+    p.add_argument("--exit-codes", default=None, metavar="FILE",
+                   help="halt_reason -> exit code for this record (default: the batch's map)")
+    p = sub.add_parser("summarize", help="end the batch: write the summary, print the batch_summary event")
+    p.add_argument("--run-dir", required=True, help="the batch run folder")
+    p.add_argument("--output-dir", required=True, help="the folder the summary files go to")
+    p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
+                   help="the stream the event line goes to (default: stdout)")
+    p = sub.add_parser("status", help="targets done, failed, pending and in progress, with their times")
+    p.add_argument("--run-dir", required=True, help="the batch run folder")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p = sub.add_parser("import", help="turn a skf-quick-batch.py batch.jsonl into events.jsonl")
+    p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
+    return parser
+
+
+def _refusal(error: Any) -> int:
+    """One JSON line on stderr, as the seed prints a refusal; exit 1 (3: a log that cannot be trusted)."""
+    from engine import LogError
+
+    body = {"status": "error", "message": error.message}
+    halt_reason = error.fields.get("halt_reason")
+    if halt_reason:
+        body["halt_reason"] = halt_reason
+    print(json.dumps(body), file=sys.stderr)
+    return EXIT_UNTRUSTED if isinstance(error, LogError) else EXIT_REFUSED
 
 
 def main(args: list[str]) -> int:
-    return 2
+    """Run `batchlog quick-batch ARGS...`; return the exit code (argparse exits 2 on usage errors)."""
+    parsed = _parser().parse_args(args)
+    from engine import EngineError
+    from projections.errors import Refused
+
+    try:
+        return _run(parsed)
+    except (Refused, EngineError) as error:
+        return _refusal(error)
+    except BrokenPipeError:
+        return EXIT_REFUSED
+    except Exception as error:  # a bug: one line for users, a traceback for tests
+        if os.environ.get("BATCHLOG_DEBUG"):
+            raise
+        print(json.dumps({"status": "error", "message": f"unexpected error: {type(error).__name__}: {error}"}),
+              file=sys.stderr)
+        return EXIT_REFUSED
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cli import quick_batch_commands as commands
+
+    if args.cmd == "parse":
+        _emit(commands.parse(args.file))
+    elif args.cmd == "start":
+        _emit(commands.start(args))
+    elif args.cmd == "next":
+        answer, start_event = commands.next_target(Path(args.run_dir))
+        if start_event is not None:
+            _emit(start_event, "stderr")
+        _emit(answer)
+    elif args.cmd == "record":
+        _emit(commands.record(Path(args.run_dir), args.batch, args.exit_codes), args.target)
+    elif args.cmd == "summarize":
+        _emit(commands.summarize(Path(args.run_dir), Path(args.output_dir)), args.target)
+    elif args.cmd == "status":
+        from cli.quick_batch_status import status
+
+        print(status(Path(args.run_dir), args.json), file=sys.stdout)
+    else:
+        from cli.quick_batch_status import import_seed_batch
+
+        _emit(import_seed_batch(Path(args.run_dir)))
+    return EXIT_OK

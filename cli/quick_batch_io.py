@@ -1,0 +1,195 @@
+"""The quick batch's files: batch files, staged payloads, run folders, summary files, the log.
+
+All reading and writing of `batchlog quick-batch` outside the log's own appends;
+messages are skf-quick-batch.py's. Raises `BadInput` (exit 1) for what it cannot read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import EventLog
+from projections.errors import BadInput, Refused, WrongLog
+from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD, Staged
+from projections.quick_batch.events import REGISTRY, TYPE_PREFIX
+from projections.quick_batch.grammar import TargetLine, parse_bytes
+
+LOG_NAME = "events.jsonl"
+SEED_BATCH_FILE = "batch.jsonl"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def read_batch_file(path: str) -> tuple[TargetLine, ...]:
+    """The targets of the batch file at `path` (named as given in messages)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise BadInput(f"the batch file {path} cannot be read: {e.strerror or e}", path=path) from None
+    return parse_bytes(data, path)
+
+
+def read_json_file(path: Path, what: str) -> Any:
+    """A JSON file the user names (--exit-codes, --brief-schema)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise BadInput(f"the {what} {path.as_posix()} cannot be read as JSON: {e}", path=path.as_posix()) from None
+
+
+def _read_payload(path: Path) -> dict[str, Any]:
+    shown = path.as_posix()
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None
+    if not isinstance(payload, dict):
+        raise BadInput(f"{shown} holds no JSON object", path=shown)
+    return payload
+
+
+def has_staged(folder: Path) -> bool:
+    return (folder / HALT_PAYLOAD).exists() or (folder / RESULT_PAYLOAD).exists()
+
+
+def read_staged(folder: Path) -> Staged:
+    """The payload a target's run folder staged: halt.json first, else result-context.json."""
+    for name in (HALT_PAYLOAD, RESULT_PAYLOAD):
+        path = folder / name
+        if path.exists():
+            return Staged(name, path.as_posix(), _read_payload(path))
+    raise BadInput(f"{folder.as_posix()} staged neither {HALT_PAYLOAD} nor {RESULT_PAYLOAD}: stage the payload "
+                   f"the target ended with ({HALT_PAYLOAD} or {RESULT_PAYLOAD}) and record it again",
+                   path=folder.as_posix())
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def prepare_target_folder(folder: Path) -> None:
+    """The target's run folder, created empty (what an earlier try left is removed first)."""
+    try:
+        if folder.exists():
+            remove_tree(folder)
+        folder.mkdir(parents=True)
+    except OSError as e:
+        raise BadInput(f"the target's run folder {folder.as_posix()} cannot be created: {e.strerror or e}",
+                       path=folder.as_posix()) from None
+
+
+def clear_folder_but_log(run_dir: Path) -> None:
+    """Empty an ended batch's folder for a new batch of the same briefs; its log stays (the audit trail)."""
+    if not run_dir.is_dir():
+        return
+    for child in run_dir.iterdir():
+        if child.name.startswith(LOG_NAME):
+            continue
+        if child.is_dir() and not child.is_symlink():
+            remove_tree(child)
+        else:
+            try:
+                child.unlink()
+            except OSError:
+                pass
+
+
+# ─── the log ────────────────────────────────────────────────────────────────
+
+
+def open_log(run_dir: Path) -> EventLog:
+    return EventLog(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
+
+
+def refuse_foreign_log(log: EventLog) -> None:
+    """WrongLog when the log's first event is not a quick batch's (e.g. a tuning's log)."""
+    try:
+        with open(log.path, "rb") as fh:
+            first = fh.readline()
+    except OSError:
+        return  # the engine names an unreadable log
+    if not first.endswith(b"\n"):
+        return
+    try:
+        kind = json.loads(first).get("type")
+    except (ValueError, AttributeError):
+        return  # a damaged first line: `log verify` names it
+    if isinstance(kind, str) and not kind.startswith(TYPE_PREFIX):
+        raise WrongLog(f"{log.path.as_posix()} is not a quick batch's log (its first event is {kind}): give "
+                       "`batchlog quick-batch` the run folder of a quick batch, or use the command of that log's loop",
+                       path=log.path.as_posix(), type=kind)
+
+
+def require_log(log: EventLog, run_dir: Path) -> None:
+    """Refused when the run folder holds no batch log (start first, or import a seed batch)."""
+    if log.exists():
+        refuse_foreign_log(log)
+        return
+    if (run_dir / SEED_BATCH_FILE).is_file():
+        raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
+                      f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")
+    raise Refused(f"no batch in {run_dir.as_posix()}: run start first")
+
+
+# ─── the summary files ──────────────────────────────────────────────────────
+
+
+def claim_summary_file(folder: Path, stem: str, stamp: str) -> Path:
+    """Create the batch's summary file, empty, under a name no other batch holds (`-2`, `-3` …)."""
+    for n in range(1, 1000):
+        path = folder / (f"{stem}-{stamp}.json" if n == 1 else f"{stem}-{stamp}-{n}.json")
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"no free file name for {stem}-{stamp}.json")
+
+
+def write_json_atomically(path: Path, value: dict[str, Any]) -> None:
+    """Indented JSON through a temporary file and one rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+def write_summary(output_dir: Path, stem: str, stamp: str, record: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """Write the per-batch summary and its `-latest` copy: (the per-batch path, warnings)."""
+    summary_path = None
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+        per_batch = claim_summary_file(output_dir, stem, stamp)
+        write_json_atomically(per_batch, record)
+        summary_path = per_batch.as_posix()
+        write_json_atomically(output_dir / f"{stem}-latest.json", record)
+    except OSError as e:
+        return summary_path, [f"summary_write_failed: {output_dir.as_posix()}: {e.strerror or e}"]
+    return summary_path, []
+
+
+def archive_log_and_remove(run_dir: Path, summary_path: str) -> None:
+    """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder.
+
+    The folder stays when the copy fails: the log is the batch's only audit trail.
+    """
+    summary = Path(summary_path)
+    try:
+        shutil.copyfile(run_dir / LOG_NAME, summary.with_name(f"{summary.stem}.events.jsonl"))
+    except OSError:
+        return
+    remove_tree(run_dir)

@@ -1,0 +1,46 @@
+"""The quick batch's fold: `evolve(state, event) -> state`. Applies facts, checks no rules.
+
+A new `BatchStarted` begins a fresh state (an ended brief batch replaced by a new
+one of the same briefs). The per-target maps are filled in place (see `Batch`).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine import Event, Projection
+from projections.quick_batch.events import BatchStarted, BatchSummarized, TargetRecorded, TargetStarted
+from projections.quick_batch.state import Batch
+
+
+def evolve(state: Batch, event: Event) -> Batch:
+    """The state after `event`."""
+    fact = event.data
+    match fact:
+        case TargetRecorded():
+            if state.started is None:
+                return state
+            key = str(fact.batch)
+            state.results[key] = fact
+            state.recorded_at[key] = event.at
+            if state.in_progress == fact.batch:
+                return attrs.evolve(state, in_progress=None)
+            return state
+        case TargetStarted():
+            if state.started is None:
+                return state
+            state.handed_out.setdefault(str(fact.batch), event.at)
+            return attrs.evolve(state, in_progress=fact.batch)
+        case BatchStarted():
+            return Batch(started=fact)
+        case BatchSummarized():
+            if state.started is None:
+                return state
+            return attrs.evolve(state, summary=fact, summarized_at=event.at)
+        case _:
+            raise TypeError(f"the quick batch has no fold for {event.type}")
+
+
+def projection() -> Projection:
+    """The fold with a fresh initial state (the fold fills a state's maps in place)."""
+    return Projection("quick-batch", Batch(), evolve, version="qb-1")
