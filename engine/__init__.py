@@ -21,10 +21,12 @@ from engine.errors import (
 from engine.log import Appended, EventLog, Projection, Replayed
 from engine.registry import EventType, Raw, Registry
 from engine.scan import Position, Problem, Scan
+from engine.snapshot import Snapshots, code_version, open_log
 from engine.verify import Receipt, Report, verify
 
 __all__ = [
     "Appended", "BadEnvelope", "ChainBroken", "ClockError", "EngineError", "Event", "EventLog", "EventType",
     "LockTimeout", "LogDamaged", "LogError", "NewerVersion", "NotALog", "Position", "Problem", "Projection",
-    "Raw", "Receipt", "Registry", "Replayed", "Report", "Scan", "WriteFailed", "now", "now_datetime", "verify",
+    "Raw", "Receipt", "Registry", "Replayed", "Report", "Scan", "Snapshots", "WriteFailed", "code_version", "now",
+    "now_datetime", "open_log", "verify",
 ]

@@ -24,19 +24,24 @@ from engine.scan import Position, Problem, Scan
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
+PENDING_SUFFIX = ".pending"
 
 
 @attrs.frozen
 class Projection:
     """A fold the engine runs: an initial state and `evolve(state, event) -> state`.
 
-    `version` keys its snapshots: a hash of the code that folds (see engine.snapshot).
+    `version` keys its snapshots: a hash of the code that folds, from
+    `engine.snapshot.code_version(...)` ("" means never snapshotted);
+    `state_type` is the class snapshots decode the state into (default: the
+    initial state's class, when it is an attrs class).
     """
 
     name: str
     initial: Any
     evolve: Evolve
     version: str = ""
+    state_type: type | None = None
 
 
 @attrs.frozen
@@ -128,6 +133,7 @@ class EventLog:
             raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
                               path=str(self.path)) from None
         with exclusive(self.path, self.on_wait):
+            self._cut_unfinished_command()
             replayed = self.replay(projection)
             self._refuse_untrusted(replayed)
             new = list(decide(replayed.state))
@@ -171,9 +177,44 @@ class EventLog:
             prev = line_hash(line)
         return events, b"".join(line + b"\n" for line in lines)
 
+    @property
+    def _pending_path(self) -> Path:
+        return self.path.with_name(self.path.name + PENDING_SUFFIX)
+
+    def _cut_unfinished_command(self) -> None:
+        """Under the lock: cut away the whole lines of a command whose append died mid-write.
+
+        A write of several lines killed part way (the kernel may stop a long write
+        at a page boundary on SIGKILL) can leave some of a command's lines whole on
+        disk. The append leaves `<log>.pending` (`END LENGTH`) for the time of such
+        a write; a file now longer than END and shorter than END + LENGTH holds a
+        part of a command that was never acknowledged, so it goes: all or none.
+        """
+        try:
+            end, length = map(int, self._pending_path.read_bytes().split())
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError):
+            end, length = 0, 0
+        try:
+            if self.path.exists() and end < self.path.stat().st_size < end + length:
+                fd = os.open(self.path, os.O_RDWR)
+                try:
+                    os.ftruncate(fd, end)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            self._pending_path.unlink()
+        except OSError as exc:
+            raise WriteFailed(f"cannot repair {self.path} after an append that died: {exc.strerror or exc}",
+                              path=str(self.path)) from None
+
     def _write(self, payload: bytes, end: int, torn: int) -> None:
         """Write `payload` after byte `end` in one write and fsync; on failure, put the file back."""
         created = not self.path.exists()
+        several = payload.count(b"\n") > 1
+        if several:
+            _write_marker(self._pending_path, f"{end} {len(payload)}".encode())
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
@@ -203,6 +244,20 @@ class EventLog:
             ) from None
         finally:
             os.close(fd)
+        if several:
+            _remove(self._pending_path)
+
+
+def _write_marker(path: Path, content: bytes) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, content)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}: nothing was recorded; free space or fix "
+                          "the disk, then run the command again", path=str(path), errno=exc.errno) from None
 
 
 def _restore(fd: int, end: int) -> None:

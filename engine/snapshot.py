@@ -1,0 +1,315 @@
+"""Projection snapshots: a view's folded state cached beside the log, so a view costs only its tail.
+
+A snapshot holds the state a projection reached, where it stopped (seq, line,
+byte offset, the hash of the last line folded) and the key of the code that
+folded it. It is used only when every check holds:
+
+- the file is whole (its first line is the SHA-256 of the rest);
+- its key matches: the projection's name and `version` (a hash of the code that
+  folds, see `code_version`), its state type, the registry's types and versions,
+  and this file format;
+- the log still holds, at that offset, a line that hashes the same (DESIGN.md's
+  rule), and the bytes before it still have the same CRC-32 (so an edit anywhere
+  before it, which would change a full replay's answer, is seen too);
+- the state decodes into the projection's state type.
+
+Any doubt, and the view replays the log in full (then writes a fresh
+snapshot): a snapshot never changes an answer. `--at SEQ` before the snapshot
+is a full replay too.
+
+Files: `<log>.snap/<projection name>.json`, written under a temporary name and
+renamed, so a reader never sees one half-written. A snapshot is a cache: it is
+not fsynced, and a file lost or cut short in a crash is simply ignored. No
+pickle: the state goes through cattrs into the declared types, so a snapshot
+file holds data and can never run code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import zlib
+from collections.abc import Sequence
+from hashlib import sha256
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import orjson
+
+from engine.chain import line_hash
+from engine.scan import Position
+
+if TYPE_CHECKING:
+    from engine.envelope import Event
+    from engine.log import EventLog, Projection, Replayed
+
+FORMAT = 1
+SNAPSHOT_EVERY = 1000  # write a snapshot once a fold has gone this many events past the last one
+CHUNK_BYTES = 1 << 22
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def code_version(*modules: ModuleType | str) -> str:
+    """A hash of the source of `modules` (module objects or dotted names): a projection's `version`.
+
+    Give every module whose code decides the folded state: the fold, the state
+    classes, the event classes and their upcasters. An empty string (a module
+    without a source file) turns snapshots off for that projection.
+    """
+    digest = sha256(f"batchlog-snapshot-{FORMAT}".encode())
+    for module in modules:
+        if isinstance(module, str):
+            module = sys.modules.get(module) or __import__(module, fromlist=["_"])
+        source = getattr(module, "__file__", None)
+        if not source:
+            return ""
+        try:
+            digest.update(module.__name__.encode() + b"\0" + Path(source).read_bytes() + b"\0")
+        except OSError:
+            return ""
+    return digest.hexdigest()
+
+
+_converter = None
+
+
+def _cattrs():
+    """The converter (cattrs is imported only when a snapshot is read or written)."""
+    global _converter
+    if _converter is None:
+        from cattrs.preconf.orjson import make_converter
+
+        _converter = make_converter()
+    return _converter
+
+
+@attrs.frozen
+class _Base:
+    """Where the last replay of one projection started from: what the next snapshot builds on."""
+
+    seq: int
+    offset: int
+    crc: int
+
+
+class Snapshots:
+    """The snapshot store of `EventLog(..., snapshots=Snapshots())`: one file per log and projection."""
+
+    def __init__(self, *, every: int = SNAPSHOT_EVERY) -> None:
+        self.every = every
+        self._bases: dict[tuple[str, str], _Base] = {}
+
+    # -- the seam EventLog calls --------------------------------------------------------------
+
+    def replay(self, log: EventLog, projection: Projection, *, at: int | None = None) -> Replayed:
+        """The same Replayed a full replay gives, folding only the tail after a valid snapshot."""
+        state_type = _state_type(projection)
+        if not projection.version or state_type is None:
+            return log.fold(projection, projection.initial, Position(), at=at)
+        key = self._key(log, projection, state_type)
+        found = self._load(log, projection, key, state_type)
+        if found is not None and at is not None and at < found[1].seq:
+            found = None  # asked for a time before the snapshot: a full replay
+        state, start, crc = found if found is not None else (projection.initial, Position(), 0)
+        replayed = log.fold(projection, state, start, at=at)
+        self._bases[(str(log.path), projection.name)] = _Base(start.seq, start.offset, crc)
+        if at is None and replayed.position.seq - start.seq >= self.every and _clean(replayed):
+            end = replayed.position.offset
+            line_start = _line_start(log.path, end)
+            before = None if line_start is None else _crc_file(log.path, start.offset, line_start, crc)
+            through = None if before is None else _crc_file(log.path, line_start, end, before)
+            if through is not None:
+                self._write(log, projection, key, state_type, replayed.state, replayed.position, line_start,
+                            before)
+                self._bases[(str(log.path), projection.name)] = _Base(replayed.position.seq, end, through)
+        return replayed
+
+    def after_append(self, log: EventLog, projection: Projection, state: Any, replayed: Replayed,
+                     events: Sequence[Event], payload: bytes) -> None:
+        """After an append: a fresh snapshot when the fold has gone `every` events past the last one."""
+        state_type = _state_type(projection)
+        base = self._bases.get((str(log.path), projection.name))
+        if not projection.version or state_type is None or base is None or not events:
+            return
+        if events[-1].seq - base.seq < self.every or not _clean(replayed):
+            return
+        last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
+        last_line = payload[last_line_start:-1]
+        crc = _crc_file(log.path, base.offset, replayed.end, base.crc)
+        if crc is None:
+            return
+        before = zlib.crc32(payload[:last_line_start], crc)
+        position = Position(replayed.position.line + len(events), events[-1].seq, replayed.end + len(payload),
+                            line_hash(last_line), events[-1].at)
+        key = self._key(log, projection, state_type)
+        self._write(log, projection, key, state_type, state, position, replayed.end + last_line_start, before)
+        self._bases[(str(log.path), projection.name)] = _Base(position.seq, position.offset,
+                                                              zlib.crc32(payload[last_line_start:], before))
+
+    # -- files ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def folder(log_path: Path) -> Path:
+        return log_path.with_name(log_path.name + ".snap")
+
+    def path_for(self, log: EventLog, projection: Projection) -> Path:
+        return self.folder(log.path) / (re.sub(r"[^A-Za-z0-9_.-]", "_", projection.name) + ".json")
+
+    @staticmethod
+    def _key(log: EventLog, projection: Projection, state_type: type) -> str:
+        types = sorted((t.name, t.version, len(t.upcasters)) for t in log.registry.by_name.values())
+        return sha256(orjson.dumps([FORMAT, projection.name, projection.version,
+                                    f"{state_type.__module__}.{state_type.__qualname__}", types])).hexdigest()
+
+    def _load(self, log: EventLog, projection: Projection, key: str,
+              state_type: type) -> tuple[Any, Position, int] | None:
+        """The snapshot's state, position and the CRC-32 of the log through it, or None when any check fails."""
+        try:
+            raw = self.path_for(log, projection).read_bytes()
+        except OSError:
+            return None
+        check, newline, body = raw.partition(b"\n")
+        if not newline or sha256(body).hexdigest().encode() != check:
+            return None
+        try:
+            doc = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return None
+        if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
+            return None
+        found = _position(doc)
+        if found is None:
+            return None
+        position, line_start, crc = found
+        through = _log_matches(log.path, position, line_start, crc)
+        if through is None:
+            return None
+        try:
+            state = _cattrs().structure(doc.get("state"), state_type)
+        except Exception:  # noqa: BLE001 - any decoding failure of a cache means: replay in full
+            return None
+        return state, position, through
+
+    def _write(self, log: EventLog, projection: Projection, key: str, state_type: type, state: Any,
+               position: Position, line_start: int, crc: int) -> None:
+        """Write a snapshot atomically; only when its state reads back equal (else it could change an answer)."""
+        try:
+            data = _cattrs().unstructure(state, state_type)
+            body = orjson.dumps({
+                "format": FORMAT, "key": key, "projection": projection.name,
+                "position": {"line": position.line, "seq": position.seq, "offset": position.offset,
+                             "hash": position.hash, "at": position.at},
+                "line_start": line_start, "prefix_crc": crc, "state": data,
+            })
+            if _cattrs().structure(orjson.loads(body)["state"], state_type) != state:
+                return
+        except Exception:  # noqa: BLE001 - a state cattrs cannot carry faithfully is simply not cached
+            return
+        folder = self.folder(log.path)
+        target = self.path_for(log, projection)
+        try:
+            folder.mkdir(exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=folder)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(sha256(body).hexdigest().encode() + b"\n" + body)
+            os.replace(temp, target)
+        except OSError:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+
+def _state_type(projection: Projection) -> type | None:
+    declared = getattr(projection, "state_type", None)
+    if declared is not None:
+        return declared
+    initial = type(projection.initial)
+    return initial if attrs.has(initial) else None
+
+
+def _clean(replayed: Replayed) -> bool:
+    return replayed.bad == 0 and not replayed.newer and replayed.position.seq > 0
+
+
+def _position(doc: dict) -> tuple[Position, int, int] | None:
+    raw = doc.get("position")
+    line_start, crc = doc.get("line_start"), doc.get("prefix_crc")
+    if type(raw) is not dict or type(line_start) is not int or type(crc) is not int:
+        return None
+    line, seq, offset, digest, at = (raw.get(k) for k in ("line", "seq", "offset", "hash", "at"))
+    if not all(type(v) is int and v > 0 for v in (line, seq, offset)) or not 0 <= line_start < offset:
+        return None
+    if type(digest) is not str or not _HEX64.fullmatch(digest) or type(at) is not str:
+        return None
+    return Position(line, seq, offset, digest, at), line_start, crc
+
+
+def _log_matches(path: Path, position: Position, line_start: int, crc: int) -> int | None:
+    """The CRC-32 of the log through the snapshot's last line, when the log still holds that line at its
+    offset (same hash) and the same bytes before it (same CRC); else None."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(line_start)
+            line = fh.read(position.offset - line_start)
+    except OSError:
+        return None
+    if len(line) != position.offset - line_start or line[-1:] != b"\n" or line_hash(line[:-1]) != position.hash:
+        return None
+    if _crc_file(path, 0, line_start, 0) != crc:
+        return None
+    return zlib.crc32(line, crc)
+
+
+def _crc_file(path: Path, start: int, stop: int, crc: int) -> int | None:
+    """CRC-32 of bytes [start, stop) of `path`, continuing `crc`; None when they cannot all be read."""
+    if stop < start:
+        return None
+    buffer = bytearray(min(CHUNK_BYTES, max(stop - start, 1)))
+    view = memoryview(buffer)
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            fh.seek(start)
+            left = stop - start
+            while left:
+                got = fh.readinto(view[: min(left, len(buffer))])
+                if not got:
+                    return None
+                crc = zlib.crc32(view[:got], crc)
+                left -= got
+    except OSError:
+        return None
+    return crc
+
+
+def _line_start(path: Path, end: int) -> int | None:
+    """Where the line that ends at byte `end` (just past its newline) begins."""
+    window = 4096
+    try:
+        with open(path, "rb") as fh:
+            while True:
+                begin = max(0, end - 1 - window)
+                fh.seek(begin)
+                chunk = fh.read(end - 1 - begin)
+                cut = chunk.rfind(b"\n")
+                if cut >= 0:
+                    return begin + cut + 1
+                if begin == 0:
+                    return 0
+                window *= 4
+    except OSError:
+        return None
+
+
+def open_log(path: str | os.PathLike, registry: Any, *, on_wait: Any = None) -> EventLog:
+    """The log at `path` with snapshots on: what the CLI's views and commands open."""
+    from engine.log import EventLog
+
+    return EventLog(path, registry, on_wait=on_wait, snapshots=Snapshots())
