@@ -1,11 +1,371 @@
-"""`batchlog tune ...` (placeholder until the tuning issue lands)."""
+"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl.
 
+Each command parses, makes one decision (through `EventLog.append`, under the
+lock) or asks one view, and renders. Files are read and written in cli/tune_io.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import attrs
+import orjson
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+from cli.options import At, Json
+from cli.tune_io import (
+    read_dataset,
+    read_zen_folder,
+    run_cases_path,
+    tune_log,
+    write_batch_files,
+    write_text,
+)
+from projections.errors import BadInput, Refused
+from projections.tune import rules
+from projections.tune.decide import (
+    AddDifficult,
+    BuildBatch,
+    FixDifficult,
+    GradeRun,
+    InitTuning,
+    KeepMemory,
+    RecordChange,
+    RecordUsage,
+    StartFinal,
+    StartRun,
+    decide,
+    require_tuning,
+)
+from projections.tune.evolve import TUNE
+from projections.tune.history import cases_plan, history, plan_of
+from projections.tune.state import TuneState
+from projections.tune.views import difficult_rows, next_step, progress
+from projections.tune.zen_import import import_events
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
+run_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+difficult_app = typer.Typer(add_completion=False, rich_markup_mode=None, invoke_without_command=True)
+memory_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app.add_typer(run_app, name="run", help="start a run of a batch (or the final check), grade a run")
+app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix")
+app.add_typer(memory_app, name="memory", help="the last good memory")
+
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
+DEFAULT_DIR = Path("finetune")
+
+
+def _state(folder: Path, at: int | None = None) -> TuneState:
+    return tune_log(folder).replay(TUNE, at=at).state
+
+
+def _decide(folder: Path, command: object) -> TuneState:
+    """Append what `command` decides (nothing when it already took effect); the state after."""
+    return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state
+
+
+def _emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
+    if as_json:
+        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+    else:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _errors(lines: list[str]) -> None:
+    sys.stderr.write("".join(line + "\n" for line in lines))
+
+
+@app.command("init")
+def init_command(
+    dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")")],
+    limit: Annotated[int | None, typer.Option("--limit", metavar="N", help="use the first N of the selection")] = None,
+    min_batch: Annotated[int, typer.Option("--min-batch", help="new cases in batch 1, the smoke test")] = 3,
+    max_batch: Annotated[int, typer.Option("--max-batch", help="the most new cases a batch grows to")] = 10,
+    recheck: Annotated[int, typer.Option("--recheck", help="earlier cases re-run in each batch")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="makes the choice of rechecks repeatable")] = 1,
+    max_retries: Annotated[int, typer.Option("--max-retries", help="batches a difficult case gets")] = 3,
+    concurrency: Annotated[int | None, typer.Option("--concurrency", metavar="N",
+                                                    help="default min(max-batch + recheck, 16)")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Start a tuning: read the dataset, record the settings and the selection.
+
+    Example: batchlog tune init --dataset dataset.json --limit 64
+    """
+    command = InitTuning(str(dataset), read_dataset(dataset), limit, min_batch, max_batch, recheck, seed,
+                         max_retries, concurrency)
+    state = _decide(folder, command)
+    settings = state.settings
+    assert settings is not None
+    line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
+            f"{settings.min_batch} up to {settings.max_batch}, recheck {settings.recheck}, seed {settings.seed}, "
+            f"maxRetries {settings.max_retries}, concurrency {settings.concurrency}")
+    return _emit(as_json, [line], {"settings": attrs.asdict(settings), "cases": len(state.cases),
+                                   "selection": list(state.selection)})
 
 
 @app.command("status")
-def status() -> int:
-    """The progress of the tuning."""
+def status_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+    """The progress batch.mjs prints: selection, used, batches, next size and why, difficult, ahead.
+
+    Example: batchlog tune status --at 12
+    """
+    lines = progress(_state(folder, at))
+    return _emit(as_json, lines, {"lines": lines})
+
+
+@app.command("next-batch")
+def next_batch_command(
+    size: Annotated[int | None, typer.Option("-m", min=1, metavar="SIZE", help="new cases, over the growth rule")] = None,
+    recheck: Annotated[int | None, typer.Option("-r", min=0, metavar="COUNT", help="recheck cases")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, metavar="N", help="seed of the rechecks")] = None,
+    out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json")] = None,
+    folder: Dir = DEFAULT_DIR,
+    at: At = None,
+    as_json: Json = False,
+) -> int:
+    """The next batch by batch.mjs's rules: a preview on stdout, or with -o recorded and written.
+
+    Example: batchlog tune next-batch -o finetune/runs/batch01-nomem-run1/cases.json
+    """
+    if out is not None and at is not None:
+        raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
+                                 param_hint="--at")
+    if out is None:
+        state = _state(folder, at)
+        require_tuning(state)
+        plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
+        text = rules.cases_json(plan)
+    else:
+        state = _decide(folder, BuildBatch(size, recheck, seed))
+        assert state.last_batch is not None
+        plan = plan_of(state, state.last_batch)
+        text = rules.cases_json(plan)
+        write_batch_files(out, text, rules.plan_json(plan))
+    if as_json:
+        _emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
+                         "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
+                         "recorded": out is not None, "out": out})
+    elif out is None:
+        sys.stdout.write(text)
+    _errors(rules.summary_lines(plan, out, bool(state.difficult)))
     return 0
+
+
+@run_app.command("start")
+def run_start_command(
+    batch: Annotated[int | None, typer.Option("--batch", metavar="N", help="the batch to run")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
+    final: Annotated[bool, typer.Option("--final", help="the final check: the whole selection at once")] = False,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Create the next run of a half (or of the final check), write its runs/<name>/cases.json, print its name.
+
+    Example: batchlog tune run start --batch 3 --kind mem
+    """
+    if final == (batch is not None or kind is not None) or (not final and (batch is None or kind is None)):
+        raise typer.BadParameter("give --batch N --kind nomem|mem, or --final alone")
+    state = _decide(folder, StartFinal() if final else StartRun(batch or 0, kind or ""))
+    run = state.last_run
+    assert run is not None
+    path = run_cases_path(folder, run.name)
+    write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
+    return _emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
+
+
+@run_app.command("grade")
+def run_grade_command(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="PASSED|CORRECT|WRONG|VOID")],
+    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", metavar="N",
+                                                    help="memories saved that it already had")] = None,
+    findings: Annotated[str | None, typer.Option("--findings", metavar="FILE", help="the run's findings.md")] = None,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Grade a run once: its verdict, the cases it got wrong, its figures.
+
+    Example: batchlog tune run grade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day
+    """
+    if findings is not None and not Path(findings).is_file():
+        raise BadInput(f"findings file {findings} does not exist: give the path of the run's findings.md",
+                       file=findings)
+    state = _decide(folder, GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings,
+                                     note))
+    graded = state.run_named(run)
+    assert graded is not None
+    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
+    return _emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
+                 {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
+
+
+@difficult_app.callback()
+def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+    """The difficult list: case, why, status (open / fixed / stuck), retries, notes.
+
+    Example: batchlog tune difficult --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return 0
+    return _list_difficult(folder, at, as_json)
+
+
+@difficult_app.command("list")
+def difficult_list_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+    """The difficult list (same as `batchlog tune difficult`).
+
+    Example: batchlog tune difficult list --at 40
+    """
+    return _list_difficult(folder, at, as_json)
+
+
+def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
+    rows = difficult_rows(_state(folder, at))
+    lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
+             + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
+             for row in rows] or ["no difficult case"]
+    return _emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows]})
+
+
+@difficult_app.command("add")
+def difficult_add_command(
+    case: Annotated[str, typer.Argument(metavar="CASE")],
+    reasons: Annotated[list[str], typer.Option("--reason", metavar="R",
+                                               help="wrong, regressed, flaky, memory or costly")],
+    run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run it went wrong in")],
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Put a case on the difficult list.
+
+    Example: batchlog tune difficult add planning-organize-day --reason wrong --run batch02-nomem-run1
+    """
+    state = _decide(folder, AddDifficult(case, tuple(reasons), run, note))
+    entry = state.difficult_entry(case)
+    assert entry is not None
+    return _emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
+                 {"case": case, "reasons": list(entry.reasons), "added": entry.added})
+
+
+@difficult_app.command("fix")
+def difficult_fix_command(
+    case: Annotated[str, typer.Argument(metavar="CASE")],
+    run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run that got it right")],
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Mark a difficult case fixed in a later run.
+
+    Example: batchlog tune difficult fix billing-refund-late --run batch03-nomem-run2 --note "named the file"
+    """
+    state = _decide(folder, FixDifficult(case, run, note))
+    entry = state.difficult_entry(case)
+    assert entry is not None
+    return _emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
+
+
+@app.command("change")
+def change_command(
+    run: Annotated[str, typer.Argument(metavar="RUN")],
+    file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed")],
+    summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words")],
+    lines: Annotated[int | None, typer.Option("--lines", metavar="N", help="lines changed")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Record what a run's fix changed.
+
+    Example: batchlog tune change batch01-nomem-run1 --file agents/prompts/planner.md --summary "rule 1" --lines 6
+    """
+    _decide(folder, RecordChange(run, file, summary, lines))
+    counted = f" ({lines} lines)" if lines is not None else ""
+    return _emit(as_json, [f"{run}: {file}{counted}: {summary}"],
+                 {"run": run, "file": file, "summary": summary, "lines": lines})
+
+
+@memory_app.command("keep")
+def memory_keep_command(
+    batch: Annotated[int, typer.Option("--batch", metavar="N")],
+    nodes: Annotated[int, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory")],
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Make a batch's memory the last good memory (after its with-memory half passed).
+
+    Example: batchlog tune memory keep --batch 2 --nodes 41
+    """
+    state = _decide(folder, KeepMemory(batch, nodes))
+    kept = state.last_good_memory
+    assert kept is not None
+    return _emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
+                 {"batch": kept.batch, "nodes": kept.nodes})
+
+
+@app.command("usage")
+def usage_command(
+    run: Annotated[str, typer.Argument(metavar="RUN")],
+    model: Annotated[str, typer.Option("--model", metavar="M")],
+    calls: Annotated[int, typer.Option("--calls", metavar="N")],
+    input_tokens: Annotated[int, typer.Option("--input-tokens", metavar="N")],
+    output_tokens: Annotated[int, typer.Option("--output-tokens", metavar="N")],
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Record a run's model usage: running totals for one model (a later report replaces an earlier one).
+
+    Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
+    """
+    _decide(folder, RecordUsage(run, model, calls, input_tokens, output_tokens))
+    return _emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
+                 {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
+                  "output_tokens": output_tokens})
+
+
+@app.command("next")
+def next_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+    """The one next step of the loop, in words, and the exact command to run.
+
+    Example: batchlog tune next --dir finetune
+    """
+    step = next_step(_state(folder, at), str(folder))
+    return _emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
+
+
+@app.command("import")
+def import_command(
+    source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],
+    as_json: Json = False,
+) -> int:
+    """Write the log a zen-finetune folder's history implies into FOLDER/events.jsonl.
+
+    Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
+    """
+    log = tune_log(source)
+    if log.exists():
+        raise Refused(f"{log.path} exists already: this folder has a log; use --dir {source} with the other "
+                      "commands", file=str(log.path))
+    events = import_events(read_zen_folder(source))
+
+    def only_into_an_empty_log(state: TuneState) -> list:
+        if state.settings is not None or state.foreign:
+            raise Refused(f"{log.path} was written meanwhile: nothing imported", file=str(log.path))
+        return events
+
+    appended = log.append(TUNE, only_into_an_empty_log)
+    state = appended.state
+    return _emit(as_json, [f"imported {source}: {len(appended.events)} events, {len(state.batches)} batches, "
+                           f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],
+                 {"events": len(appended.events), "batches": len(state.batches), "runs": len(state.runs),
+                  "log": str(log.path)})

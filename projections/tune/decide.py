@@ -1,0 +1,305 @@
+"""The tuning's decisions: `decide(command, state) -> events`, or `Refused` with what to do instead.
+
+Pure. Every command is idempotent: asked again with the same input once it took
+effect, it returns no event; asked with other input, it is refused. The commands
+about records (difficult list, changes, memory, usage) live in decide_records.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from projections.errors import BadInput, Refused, WrongLog
+from projections.tune import rules
+from projections.tune.decide_records import (
+    AddDifficult,
+    FixDifficult,
+    KeepMemory,
+    RecordChange,
+    RecordUsage,
+    add_difficult,
+    fix_difficult,
+    keep_memory,
+    record_change,
+    record_usage,
+)
+from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
+from projections.tune.halves import Half, batch_finished, half, run_name
+from projections.tune.history import history
+from projections.tune.refusals import check_count, require_run
+from projections.tune.selection import check_cases, selection_order
+from projections.tune.state import FINAL, HALVES, VERDICTS, TuneState
+
+__all__ = [
+    "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
+    "RecordUsage", "StartFinal", "StartRun", "decide", "require_tuning",
+]
+
+MAX_CONCURRENCY = 16
+
+
+@attrs.frozen
+class InitTuning:
+    dataset: str
+    cases: tuple[dict[str, Any], ...] = attrs.field(converter=tuple)
+    limit: int | None = None
+    min_batch: int = 3
+    max_batch: int = 10
+    recheck: int = 3
+    seed: int = 1
+    max_retries: int = 3
+    concurrency: int | None = None
+
+
+@attrs.frozen
+class BuildBatch:
+    """Record the next batch (`-o`), with batch.mjs's overrides: -m size, -r recheck, --seed."""
+
+    size: int | None = None
+    recheck: int | None = None
+    seed: int | None = None
+
+
+@attrs.frozen
+class StartRun:
+    batch: int
+    kind: str
+
+
+@attrs.frozen
+class StartFinal:
+    pass
+
+
+@attrs.frozen
+class GradeRun:
+    run: str
+    verdict: str
+    wrong: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    llm_calls: int | None = None
+    tokens: int | None = None
+    saved_twice: int | None = None
+    findings: str | None = None
+    note: str | None = None
+
+
+def decide(command: object, state: TuneState) -> list:
+    """The events `command` adds to `state`: none when it already took effect."""
+    if state.foreign:
+        raise _wrong_log(state)
+    match command:
+        case InitTuning():
+            return init_tuning(state, command)
+    require_tuning(state)
+    match command:
+        case BuildBatch():
+            return build_batch(state, command)
+        case StartRun():
+            return start_run(state, command)
+        case StartFinal():
+            return start_final(state)
+        case GradeRun():
+            return grade_run(state, command)
+        case AddDifficult():
+            return add_difficult(state, command)
+        case FixDifficult():
+            return fix_difficult(state, command)
+        case RecordChange():
+            return record_change(state, command)
+        case KeepMemory():
+            return keep_memory(state, command)
+        case RecordUsage():
+            return record_usage(state, command)
+        case _:
+            raise TypeError(f"decide does not know the command {type(command).__name__}")
+
+
+def require_tuning(state: TuneState) -> None:
+    """Refuse a log of another loop, or one where no tuning was started."""
+    if state.foreign:
+        raise _wrong_log(state)
+    if state.settings is None:
+        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset FILE`")
+
+
+def _wrong_log(state: TuneState) -> WrongLog:
+    return WrongLog(f"this log is not a tuning's: it holds {state.foreign} events (another loop's); give "
+                    "--dir the tuning's folder", type=state.foreign)
+
+
+def init_tuning(state: TuneState, command: InitTuning) -> list:
+    check_cases(command.cases, command.dataset)
+    for name in ("limit", "min_batch", "max_batch", "seed", "max_retries", "concurrency"):
+        value = getattr(command, name)
+        if value is not None and value < 1:
+            raise BadInput(f"--{name.replace('_', '-')} is {value}: it must be at least 1", option=name)
+    check_count("--recheck", command.recheck)
+    max_batch = max(command.min_batch, command.max_batch)
+    started = TuningStarted(
+        dataset=command.dataset, cases=command.cases,
+        selection=selection_order(command.cases, command.limit), limit=command.limit,
+        min_batch=command.min_batch, max_batch=max_batch, recheck=command.recheck, seed=command.seed,
+        max_retries=command.max_retries,
+        concurrency=command.concurrency or min(max_batch + command.recheck, MAX_CONCURRENCY),
+    )
+    if state.settings is None:
+        return [started]
+    if _same_start(state, started):
+        return []
+    raise Refused(f"a tuning was already started here from {state.settings.dataset} with other cases or "
+                  "settings: it cannot be started twice; use another --dir for a new tuning",
+                  dataset=state.settings.dataset)
+
+
+def _same_start(state: TuneState, started: TuningStarted) -> bool:
+    """The same dataset content and settings (the dataset's path may be spelled differently)."""
+    settings = state.settings
+    assert settings is not None
+    ours = (settings.limit, settings.min_batch, settings.max_batch, settings.recheck, settings.seed,
+            settings.max_retries, settings.concurrency)
+    theirs = (started.limit, started.min_batch, started.max_batch, started.recheck, started.seed,
+              started.max_retries, started.concurrency)
+    cases = tuple(case.body for case in state.cases)
+    return ours == theirs and started.selection == state.selection and cases == tuple(
+        _json(body) for body in started.cases)
+
+
+def _json(body: dict) -> str:
+    import orjson
+
+    return orjson.dumps(body).decode()
+
+
+def build_batch(state: TuneState, command: BuildBatch) -> list:
+    """The next batch and its first no-memory run (batch.mjs next -o)."""
+    if _is_repeat_of_last_build(state, command):
+        return []
+    _require_last_run_graded(state, "build the next batch")
+    last = state.last_batch
+    if last is not None and not batch_finished(state, last.number):
+        raise Refused(f"batch {last.number} has neither passed (its with-memory half PASSED) nor been given up "
+                      f"(a half at its limit of runs): finish it first; `batchlog tune next` says how",
+                      batch=last.number)
+    if state.runs_of(0, FINAL):
+        raise Refused("the final check has started: no batch comes after it", run=state.runs_of(0, FINAL)[-1].name)
+    plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
+    ids = lambda cases: tuple(case["id"] for case in cases)  # noqa: E731
+    built = BatchBuilt(
+        number=plan.number, size=plan.size, why=plan.why, kind=plan.kind, new=ids(plan.new),
+        recheck=ids(plan.recheck), unused_after=plan.unused_after, open_difficult=plan.open_difficult,
+        size_override=command.size, recheck_override=command.recheck, seed_override=command.seed,
+    )
+    first = RunStarted(run_name(plan.number, "nomem", 1), plan.number, "nomem", 1, built.new + built.recheck)
+    return [built, first]
+
+
+def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
+    """The last batch was built with these overrides, and its first run is the last one, not yet graded."""
+    last, run = state.last_batch, state.last_run
+    if last is None or run is None or run.graded or run.name != run_name(last.number, "nomem", 1):
+        return False
+    return (last.size_override, last.recheck_override, last.seed_override) == (
+        command.size, command.recheck, command.seed)
+
+
+def _require_last_run_graded(state: TuneState, to: str) -> None:
+    run = state.last_run
+    if run is not None and not run.graded:
+        raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: "
+                      f"`batchlog tune run grade {run.name} --verdict PASSED|CORRECT|WRONG|VOID`", run=run.name)
+
+
+def start_run(state: TuneState, command: StartRun) -> list:
+    """The next run of one half of the current batch."""
+    if command.kind not in HALVES:
+        raise BadInput(f"--kind {command.kind!r} is not a half: use nomem or mem", kind=command.kind)
+    batch = state.batch_numbered(command.batch)
+    if batch is None:
+        built = f"batches built: 1-{len(state.batches)}" if state.batches else "no batch is built yet"
+        raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `batchlog tune next-batch "
+                       "-o FILE`", batch=command.batch)
+    last = state.last_run
+    if last is not None and not last.graded and (last.batch, last.kind) == (command.batch, command.kind):
+        return []
+    _require_last_run_graded(state, "start another")
+    current = state.last_batch
+    assert current is not None
+    if batch.number != current.number:
+        raise Refused(f"batch {batch.number} is behind: batch {current.number} is the current one", batch=batch.number)
+    nomem, mem = half(state.runs_of(batch.number, "nomem")), half(state.runs_of(batch.number, "mem"))
+    _check_half_order(batch.number, command.kind, nomem, mem)
+    number = len(state.runs_of(batch.number, command.kind)) + 1
+    return [RunStarted(run_name(batch.number, command.kind, number), batch.number, command.kind, number, batch.cases)]
+
+
+def _check_half_order(batch: int, kind: str, nomem: Half, mem: Half) -> None:
+    hint = f"; `batchlog tune next` says what comes next"
+    if nomem is Half.GIVEN_UP or mem is Half.GIVEN_UP:
+        raise Refused(f"batch {batch} was given up (a half used its {4} runs without passing): build the next "
+                      f"batch{hint}", batch=batch)
+    if kind == "nomem" and nomem is Half.PASSED:
+        raise Refused(f"the no-memory half of batch {batch} has passed: run it with memory "
+                      f"(`batchlog tune run start --batch {batch} --kind mem`)", batch=batch)
+    if kind == "mem" and nomem is not Half.PASSED:
+        raise Refused(f"the no-memory half of batch {batch} has not passed yet: a with-memory run comes after a "
+                      f"PASSED no-memory run (`batchlog tune run start --batch {batch} --kind nomem`)", batch=batch)
+    if kind == "mem" and mem is Half.PASSED:
+        raise Refused(f"the with-memory half of batch {batch} has passed: keep its memory and build the next "
+                      f"batch{hint}", batch=batch)
+
+
+def start_final(state: TuneState) -> list:
+    """The next run of the final check: the whole selection at once."""
+    finals = state.runs_of(0, FINAL)
+    last = state.last_run
+    if last is not None and not last.graded and last.kind == FINAL:
+        return []
+    _require_last_run_graded(state, "start the final check")
+    if half(finals) is Half.PASSED:
+        raise Refused("the final check has passed: the tuning is done", run=finals[-1].name)
+    used = state.used
+    unused = [case for case in state.selection if case not in used]
+    if unused:
+        raise Refused(f"{len(unused)} selected case(s) are not in any batch yet (first: {unused[0]}): build the "
+                      "next batch with `batchlog tune next-batch -o FILE` before the final check",
+                      unused=len(unused))
+    opened = rules.open_difficult(history(state))
+    if opened:
+        names = " ".join(entry.id for entry in opened)
+        raise Refused(f"{len(opened)} difficult case(s) are open ({names}): fix them or let the next batches "
+                      "retry them before the final check", open=[entry.id for entry in opened])
+    current = state.last_batch
+    if current is not None and not batch_finished(state, current.number):
+        raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
+                      "before the final check", batch=current.number)
+    number = len(finals) + 1
+    return [RunStarted(run_name(0, FINAL, number), 0, FINAL, number, state.selection)]
+
+
+def grade_run(state: TuneState, command: GradeRun) -> list:
+    run = require_run(state, command.run)
+    if command.verdict not in VERDICTS:
+        raise BadInput(f"verdict {command.verdict!r} is not one of {', '.join(VERDICTS)}", verdict=command.verdict)
+    for option, value in (("--llm-calls", command.llm_calls), ("--tokens", command.tokens),
+                          ("--saved-twice", command.saved_twice)):
+        check_count(option, value)
+    wrong = tuple(dict.fromkeys(command.wrong))
+    strangers = [case for case in wrong if case not in run.cases]
+    if strangers:
+        raise BadInput(f"case(s) {' '.join(strangers)} are not in run {run.name}: --wrong names cases of the run",
+                       run=run.name, cases=strangers)
+    if command.verdict == "PASSED" and wrong:
+        raise BadInput(f"a PASSED run has no wrong case, but --wrong names {' '.join(wrong)}: grade it WRONG",
+                       run=run.name)
+    graded = RunGraded(run.name, command.verdict, wrong, command.llm_calls, command.tokens, command.saved_twice,
+                       command.findings, command.note)
+    if not run.graded:
+        return [graded]
+    recorded = RunGraded(run.name, run.verdict, run.wrong, run.llm_calls, run.tokens, run.saved_twice,
+                         run.findings, run.note)
+    if recorded == graded:
+        return []
+    raise Refused(f"run {run.name} is already graded ({run.verdict}) with other values: a run is graded once; "
+                  "start the next run and grade that one", run=run.name, verdict=run.verdict)

@@ -1,0 +1,31 @@
+"""Checks shared by the tuning's decisions: each refuses with what was wrong and what to do. Pure."""
+
+from __future__ import annotations
+
+from projections.errors import BadInput
+from projections.tune.state import Run, TuneState
+
+
+def require_run(state: TuneState, name: str) -> Run:
+    run = state.run_named(name)
+    if run is None:
+        known = ", ".join(r.name for r in state.runs[-3:]) or "none yet"
+        raise BadInput(f"no run {name!r} in this tuning (latest: {known}): name a run `batchlog tune next` or "
+                       "`run start` gave", run=name)
+    return run
+
+
+def require_case(state: TuneState, case: str) -> None:
+    if case not in state.selection:
+        raise BadInput(f"no case {case!r} in this tuning's selection: name a case of the dataset that was "
+                       "selected", case=case)
+
+
+def check_count(option: str, value: int | None) -> None:
+    if value is not None and value < 0:
+        raise BadInput(f"{option} is {value}: a count cannot be negative", option=option, value=value)
+
+
+def check_text(option: str, value: str) -> None:
+    if not value.strip():
+        raise BadInput(f"{option} is empty: give it a value", option=option)

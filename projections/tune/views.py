@@ -1,0 +1,155 @@
+"""The tuning's views: progress (batch.mjs's status), the next step, the difficult list. Pure.
+
+A view takes a `TuneState` and returns data or lines; it never writes.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import attrs
+
+from projections.tune import rules
+from projections.tune.decide import require_tuning
+from projections.tune.halves import Half, batch_halves, half, run_name
+from projections.tune.history import history
+from projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
+
+DEFAULT_FOLDER = "finetune"
+HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
+
+
+def progress(state: TuneState) -> list[str]:
+    """batch.mjs's status lines, same figures."""
+    require_tuning(state)
+    return rules.progress_lines(history(state))
+
+
+@attrs.frozen
+class NextStep:
+    """The one next thing to do: `step` names it for machines, `words` for people, `command` is exact."""
+
+    step: str
+    words: str
+    command: str
+
+
+def next_step(state: TuneState, folder: str = DEFAULT_FOLDER) -> NextStep:
+    """The next step of the loop, for every state from the empty log to done."""
+    if state.settings is None and not state.foreign:
+        return NextStep("init", "Start the tuning: read the dataset, record the settings and the selection.",
+                        _command("init --dataset DATASET.json", folder))
+    require_tuning(state)
+    last = state.last_run
+    if last is not None and not last.graded:
+        return NextStep("grade", f"Grade {_describe(last)}: check it was not killed for memory, read every "
+                        "trajectory, then record the verdict and the figures.",
+                        _command(f"run grade {last.name} --verdict PASSED|CORRECT|WRONG|VOID", folder))
+    finals = state.runs_of(0, FINAL)
+    if finals:
+        return _after_final(finals, folder)
+    current = state.last_batch
+    if current is None:
+        return _build(state, folder)
+    nomem, mem = batch_halves(state, current.number)
+    if Half.GIVEN_UP not in (nomem, mem):
+        if nomem is not Half.PASSED:
+            return _run_again(state, current.number, "nomem", folder)
+        if mem is not Half.PASSED:
+            return _run_again(state, current.number, "mem", folder)
+        if not any(kept.batch == current.number for kept in state.memories):
+            return NextStep("keep_memory", f"Batch {current.number} passed both halves: its memory becomes the "
+                            "last good memory. Count its nodes and keep it.",
+                            _command(f"memory keep --batch {current.number} --nodes NODES", folder))
+    return _build(state, folder)
+
+
+def _build(state: TuneState, folder: str) -> NextStep:
+    try:
+        plan = rules.next_batch(history(state))
+    except rules.NothingLeft:
+        return NextStep("final", f"Every case has been in a batch and no difficult case is open: run the final "
+                        f"check, all {len(state.selection)} cases at once, with the last good memory and nothing "
+                        "changed.", _command("run start --final", folder))
+    given_up = ""
+    if state.last_batch is not None and Half.GIVEN_UP in batch_halves(state, state.last_batch.number):
+        given_up = (f"Batch {state.last_batch.number} is given up (a half used its {RUNS_PER_HALF} runs without "
+                    "passing). ")
+    out = f"{folder}/runs/{run_name(plan.number, 'nomem', 1)}/cases.json"
+    what = f"{len(plan.new)} {'new' if plan.kind == 'new' else 'difficult'}" + (
+        f" + {len(plan.recheck)} recheck" if plan.recheck else "")
+    return NextStep("build_batch", f"{given_up}Build batch {plan.number} ({what}; size {plan.size} - {plan.why}) "
+                    "and run it without memory.", _command(f"next-batch -o {shlex.quote(out)}", folder))
+
+
+def _run_again(state: TuneState, batch: int, kind: str, folder: str) -> NextStep:
+    runs = state.runs_of(batch, kind)
+    number = len(runs) + 1
+    counted = sum(1 for run in runs if run.counts)
+    command = _command(f"run start --batch {batch} --kind {kind}", folder)
+    limit = f"run {counted + 1} of at most {RUNS_PER_HALF} that count"
+    if not runs:
+        words = (f"Run batch {batch} {HALF_WORDS[kind]}"
+                 + (": each case gets its own copy of the last good memory plus this batch's." if kind == "mem"
+                    else ".") + f" It will be {run_name(batch, kind, number)}.")
+        return NextStep("run", words, command)
+    last = runs[-1]
+    if last.verdict == "VOID":
+        return NextStep("run", f"{last.name} was VOID and does not count: run batch {batch} {HALF_WORDS[kind]} "
+                        f"again as {run_name(batch, kind, number)} ({limit}).", command)
+    fix = "fix the memory rules" if kind == "mem" else "fix the prompts, skills or rules its findings point at"
+    why = "got cases wrong" if last.verdict == "WRONG" else "was right but left something to cut"
+    return NextStep("fix_and_run", f"{last.name} {why} ({last.verdict}): {fix}, record the change, then run "
+                    f"batch {batch} {HALF_WORDS[kind]} again as {run_name(batch, kind, number)} ({limit}).",
+                    command)
+
+
+def _after_final(finals: tuple[Run, ...], folder: str) -> NextStep:
+    last = finals[-1]
+    if half(finals) is Half.PASSED:
+        return NextStep("done", f"Done: the final check passed in {last.name}. The last good memory is the one "
+                        "to ship; the log holds the whole record.",
+                        "batchlog log verify " + shlex.quote(f"{folder}/events.jsonl"))
+    number = len(finals) + 1
+    if last.verdict == "VOID":
+        words = f"{last.name} was VOID: run the final check again as final-run{number}."
+    else:
+        words = (f"{last.name} was {last.verdict}: fix what it found, record the change, then run the final "
+                 f"check again as final-run{number}.")
+    return NextStep("final", words, _command("run start --final", folder))
+
+
+def _describe(run: Run) -> str:
+    if run.kind == FINAL:
+        return f"the final check ({run.name})"
+    return f"batch {run.batch}'s run {run.number} {HALF_WORDS[run.kind]} ({run.name})"
+
+
+def _command(rest: str, folder: str) -> str:
+    where = "" if folder == DEFAULT_FOLDER else f" --dir {shlex.quote(folder)}"
+    return f"batchlog tune {rest}{where}"
+
+
+@attrs.frozen
+class DifficultRow:
+    """One difficult entry as `tune difficult` lists it."""
+
+    case: str
+    reasons: tuple[str, ...]
+    status: str
+    retries: int
+    added: str
+    fixed: str | None
+    notes: tuple[str, ...]
+
+
+def difficult_rows(state: TuneState) -> list[DifficultRow]:
+    """Every entry: open ones in batch.mjs's order, then fixed, then stuck."""
+    require_tuning(state)
+    past = history(state)
+    groups = (("open", rules.open_difficult(past)), ("fixed", rules.fixed_difficult(past)),
+              ("stuck", rules.stuck_difficult(past)))
+    notes = {entry.case: tuple(f"{note.run}: {note.text}" for note in entry.notes) for entry in state.difficult}
+    return [DifficultRow(entry.id, entry.reasons, status, rules.retries(past, entry), entry.added, entry.fixed,
+                         notes[entry.id])
+            for status, entries in groups for entry in entries]

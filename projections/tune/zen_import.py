@@ -1,0 +1,162 @@
+"""`tune import`: the events a zen-finetune folder's history implies. Pure (cli/tune_io.py reads the folder).
+
+The log it gives replays to the `History` batch.mjs reads from the folder: the
+recorded selection (not recomputed), each batch as its first no-memory run's
+cases.json and plan.json hold it, every run with the verdict heading of its
+findings.md, and the difficult list with the runs entries were added and fixed in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from projections.errors import BadInput
+from projections.tune.config import settings_from_config
+from projections.tune.decide import MAX_CONCURRENCY
+from projections.tune.events import BatchBuilt, DifficultAdded, DifficultFixed, RunGraded, RunStarted, TuningStarted
+from projections.tune.selection import check_cases
+
+RUN = re.compile(r"batch([0-9]{2})-(nomem|mem)-run([0-9]+)|final-run([0-9]+)")
+
+
+@attrs.frozen
+class ZenRun:
+    """A run folder: its name, the ids of its cases.json (None when it has none), verdict, plan.json."""
+
+    name: str
+    cases: tuple[str, ...] | None
+    verdict: str
+    plan: dict[str, Any] | None
+
+
+@attrs.frozen
+class ZenFolder:
+    folder: str
+    config: Any
+    dataset: tuple[dict[str, Any], ...]
+    selection: tuple[Any, ...]
+    difficult: tuple[Any, ...] | None
+    runs: tuple[ZenRun, ...]
+
+
+def import_events(zen: ZenFolder) -> list:
+    """Every event of the folder's history, in the order it happened."""
+    check_cases(zen.dataset, f"{zen.folder}/dataset.json")
+    check_cases(zen.selection, f"{zen.folder}/selection.json")
+    events: list = [_started(zen)]
+    runs = sorted((run for run in zen.runs if RUN.fullmatch(run.name)), key=_run_order)
+    firsts = {_batch(run): run for run in runs if _is_first(run) and run.cases is not None}
+    for number in sorted(firsts):
+        events.append(_built(zen, number, firsts[number]))
+        for run in (run for run in runs if _batch(run) == number):
+            events.extend(_run_events(run, firsts[number].cases or ()))
+    selection = tuple(case["id"] for case in zen.selection)
+    for run in (run for run in runs if _batch(run) == 0):
+        events.extend(_run_events(run, selection))
+    return _with_difficult(events, zen.difficult or ())
+
+
+def _started(zen: ZenFolder) -> TuningStarted:
+    settings = settings_from_config(zen.config)
+    chosen = {case["id"]: case for case in zen.selection}
+    cases = [chosen.get(case["id"], case) for case in zen.dataset]
+    known = {case["id"] for case in zen.dataset}
+    cases += [case for case in zen.selection if case["id"] not in known]
+    config = zen.config if isinstance(zen.config, dict) else {}
+    limit = config.get("limit")
+    concurrency = config.get("concurrency")
+    return TuningStarted(
+        dataset=f"{zen.folder}/dataset.json", cases=tuple(cases), selection=tuple(chosen), limit=_whole(limit),
+        min_batch=settings.min_batch, max_batch=settings.max_batch, recheck=settings.recheck, seed=settings.seed,
+        max_retries=settings.max_retries,
+        concurrency=_whole(concurrency) or min(settings.max_batch + settings.recheck, MAX_CONCURRENCY),
+        imported_from=zen.folder,
+    )
+
+
+def _built(zen: ZenFolder, number: int, first: ZenRun) -> BatchBuilt:
+    ids = first.cases or ()
+    plan = first.plan or {}
+    new, recheck = plan.get("new"), plan.get("recheck")
+    if not (isinstance(new, list) and isinstance(recheck, list) and tuple(new) + tuple(recheck) == ids):
+        new, recheck = list(ids), []
+    size = _number(plan.get("size")) or settings_from_config(zen.config).min_batch  # batch.mjs: || MIN
+    why, kind = plan.get("why"), plan.get("kind")
+    return BatchBuilt(number, size, why if isinstance(why, str) else "", kind if kind == "difficult" else "new",
+                      tuple(new), tuple(recheck))
+
+
+def _run_events(run: ZenRun, fallback: tuple[str, ...]) -> list:
+    match = RUN.fullmatch(run.name)
+    assert match is not None
+    batch, kind, number = (0, "final", int(match[4])) if match[4] else (int(match[1]), match[2], int(match[3]))
+    started = RunStarted(run.name, batch, kind, number, run.cases if run.cases is not None else fallback)
+    if not run.verdict:
+        return [started]
+    return [started, RunGraded(run.name, run.verdict, findings=f"runs/{run.name}/findings.md")]
+
+
+def _with_difficult(events: list, entries: tuple[Any, ...]) -> list:
+    """Each entry added after the run it names was graded (or started), fixed after its fixing run."""
+    placed = list(events)
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise BadInput(f"difficult.json has an entry without a string id ({entry!r}): fix the file")
+        reasons = entry.get("reasons") if isinstance(entry.get("reasons"), list) else []
+        added = str(entry.get("added", ""))
+        _insert_after_run(placed, added, DifficultAdded(entry["id"], tuple(str(r) for r in reasons), added))
+        if entry.get("fixed"):
+            fixed = str(entry["fixed"])
+            _insert_after_run(placed, fixed, DifficultFixed(entry["id"], fixed), after=DifficultAdded)
+    return placed
+
+
+def _insert_after_run(events: list, run: str, event: Any, after: type | None = None) -> None:
+    position = len(events)
+    for index, known in enumerate(events):
+        if isinstance(known, (RunStarted, RunGraded)) and known.run == run:
+            position = index + 1
+    if after is not None:
+        for index, known in enumerate(events):
+            if isinstance(known, after) and known.case == event.case:
+                position = max(position, index + 1)
+    events.insert(position, event)
+
+
+def _run_order(run: ZenRun) -> tuple[int, int, int]:
+    match = RUN.fullmatch(run.name)
+    assert match is not None
+    if match[4]:
+        return (10**9, 0, int(match[4]))
+    return (int(match[1]), 0 if match[2] == "nomem" else 1, int(match[3]))
+
+
+def _batch(run: ZenRun) -> int:
+    match = RUN.fullmatch(run.name)
+    return int(match[1]) if match and match[1] else 0
+
+
+def _is_first(run: ZenRun) -> bool:
+    match = RUN.fullmatch(run.name)
+    return bool(match and match[2] == "nomem" and int(match[3]) == 1)
+
+
+def _number(value: Any) -> int:
+    """Number(value) as a whole number, 0 when it is not one (batch.mjs then falls back)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)) and value == value and abs(value) != float("inf"):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(float(value.strip()))
+        except ValueError:
+            return 0
+    return 0
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
