@@ -10,7 +10,9 @@ from typing import Any
 import attrs
 import orjson
 
-from engine import Event, Projection
+import sys
+
+from engine import Event, Projection, code_version
 from projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
@@ -142,4 +144,7 @@ def _with_usage(run: Run, fact: UsageRecorded) -> Run:
     return attrs.evolve(run, usage=tuple(usage))
 
 
-TUNE = Projection("tune", TuneState(), evolve, version="tune-1")
+# Snapshots are keyed to the code that folds: this module, the state and the event classes.
+TUNE = Projection("tune", TuneState(), evolve,
+                  version=code_version(sys.modules[__name__], "projections.tune.state", "projections.tune.events"),
+                  state_type=TuneState)
