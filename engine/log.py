@@ -218,16 +218,20 @@ class EventLog:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
-            raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}",
-                              path=str(self.path)) from None
+            raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}: nothing was recorded; "
+                              "make the folder writable or free space, then run the command again",
+                              path=str(self.path), errno=exc.errno) from None
         try:
             if torn:
                 os.ftruncate(fd, end)  # the unacknowledged torn tail goes; the lock is held
             crash_point("append.before_write")
             crash_mid_write(fd, payload)
             written = os.write(fd, payload)
-            if written != len(payload):
-                raise OSError(28, "No space left on device (short write)")
+            while written < len(payload):  # a short write: the next write goes on, or says why (EFBIG, ENOSPC)
+                more = os.write(fd, payload[written:])
+                if not more:
+                    raise OSError(28, "No space left on device (short write)")
+                written += more
             crash_point("append.after_write")
             os.fsync(fd)
             crash_point("append.after_fsync")
@@ -256,8 +260,9 @@ def _write_marker(path: Path, content: bytes) -> None:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}: nothing was recorded; free space or fix "
-                          "the disk, then run the command again", path=str(path), errno=exc.errno) from None
+        raise WriteFailed(f"cannot append to {path.with_suffix('')}: {exc.strerror or exc} (writing {path.name}): "
+                          "nothing was recorded; free space or fix the disk, then run the command again",
+                          path=str(path.with_suffix("")), errno=exc.errno) from None
 
 
 def _restore(fd: int, end: int) -> None:

@@ -67,7 +67,8 @@ def assert_commands_whole(path: Path) -> None:
 def check_after_kills(path: Path, folder: Path) -> None:
     acknowledged = reported(folder)
     assert_acknowledged_kept(path, acknowledged)
-    assert_trusted(path, model.REGISTRY, torn_allowed=True)
+    if path.exists():  # every writer may die before its first append created the log
+        assert_trusted(path, model.REGISTRY, torn_allowed=True)
     model.open_log(path).append(model.PROJECTION, model.note(99, 0))  # repairs a torn tail
     assert_trusted(path, model.REGISTRY)
     assert_acknowledged_kept(path, acknowledged)
