@@ -1,0 +1,173 @@
+"""`batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
+
+`register(app)` adds them to the `tune` group (cli/app.py calls it). Each command reads the log, calls one
+view, and writes or prints; the README's sections and splicing, USAGE.md and the audit live in projections/.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+
+from cli.options import At, Json
+from cli.tune_io import LOG_NAME, tune_log, write_text
+from engine import verify
+from projections.catalog import all_types
+from projections.errors import BadInput
+from projections.tune.audit import Audit, LogReport, audit
+from projections.tune.decide import require_tuning
+from projections.tune.evolve import TUNE
+from projections.tune.readme import readme
+from projections.tune.state import TuneState
+from projections.tune.usage import usage_markdown
+
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
+File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
+Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
+DEFAULT_DIR = Path("finetune")
+RUN_FILES = ("findings.md", "changes.md")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the report commands to the `tune` group."""
+    app.command("readme")(readme_command)
+    app.command("usage-report")(usage_report_command)
+    app.command("audit")(audit_command)
+
+
+def _state(folder: Path, at: int | None = None) -> TuneState:
+    """The tuning's state (as of event `at`); refused when the log is another loop's."""
+    state = tune_log(folder).replay(TUNE, at=at).state
+    if state.foreign:
+        require_tuning(state)
+    return state
+
+
+def _title(state: TuneState) -> str:
+    return Path(state.settings.dataset).stem if state.settings else "the tuning"
+
+
+def _run_files(folder: Path) -> frozenset[str]:
+    """The run files links may point at: runs/<run>/findings.md and changes.md that exist."""
+    runs = folder / "runs"
+    if not runs.is_dir():
+        return frozenset()
+    return frozenset(f"runs/{entry.name}/{name}" for entry in runs.iterdir() if entry.is_dir()
+                     for name in RUN_FILES if (entry / name).is_file())
+
+
+def _read(path: Path) -> str:
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder: give --file the path of a markdown file", file=str(path))
+    if not path.exists():
+        return ""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}): save it as UTF-8", file=str(path)) from None
+    except OSError as exc:
+        raise BadInput(f"{path} cannot be read ({exc.strerror or exc})", file=str(path)) from None
+
+
+def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool) -> int:
+    """Print, check against, or write `new`; the exit code."""
+    if stdout:
+        sys.stdout.write(new)
+        return 0
+    if check:
+        if old == new:
+            return 0
+        diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                    fromfile=f"{path} (on disk)", tofile=f"{path} (from the log)")
+        sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
+        sys.stderr.write(f"{path} is stale: run the same command without --check to rewrite it\n")
+        return 1
+    if old == new:
+        print(f"{path}: up to date")
+        return 0
+    write_text(path, new)
+    print(f"{path}: written")
+    return 0
+
+
+def readme_command(
+    folder: Dir = DEFAULT_DIR,
+    file: File = None,
+    at: At = None,
+    check: Check = False,
+    stdout: Annotated[bool, typer.Option("--stdout", help="print the README instead of writing it")] = False,
+) -> int:
+    """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
+    between their batchlog markers; a file without markers gets the whole layout once.
+
+    Example: batchlog tune readme --dir fixtures/tune-finished --stdout
+    """
+    path = file if file is not None else folder / "README.md"
+    state = _state(folder, at)
+    old = _read(path)
+    new = readme(old, state, folder=str(folder), files=_run_files(folder), title=_title(state))
+    if not new.endswith("\n"):
+        new += "\n"
+    return _write_or_check(path, old, new, check, stdout)
+
+
+def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, check: Check = False) -> int:
+    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals.
+
+    Example: batchlog tune usage-report --dir fixtures/tune-finished --check
+    """
+    path = file if file is not None else folder / "USAGE.md"
+    state = _state(folder)
+    new = usage_markdown(state, _title(state))
+    return _write_or_check(path, _read(path), new, check, stdout=False)
+
+
+def audit_command(folder: Dir = DEFAULT_DIR, as_json: Json = False) -> int:
+    """Replay the tuning's log and check what a finished tuning promises, with the evidence (seq numbers).
+    Exit 0 every check holds, 1 a check fails, 3 the log cannot be trusted.
+
+    Example: batchlog tune audit --dir fixtures/tune-finished
+    """
+    log = tune_log(folder)
+    if not log.exists():
+        raise BadInput(f"no tuning log at {folder / LOG_NAME}: give --dir the tuning's folder", path=str(log.path))
+    report = verify(log.path, all_types())
+    summary = f"{report.path}: {report.lines} line(s), {report.events} event(s), last seq {report.last_seq}"
+    problems = tuple(problem.message for problem in report.problems)
+    if not report.trusted:
+        return _print_untrusted(summary, problems, as_json)
+    require_tuning(log.replay(TUNE).state)
+    result = audit(log.scan(), LogReport(True, summary + ": trusted"))
+    _print_audit(str(log.path), result, as_json)
+    return 0 if result.holds else 1
+
+
+def _print_untrusted(summary: str, problems: tuple[str, ...], as_json: bool) -> int:
+    if as_json:
+        body = {"holds": False, "trusted": False, "summary": summary, "problems": list(problems)}
+        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+    else:
+        print(f"{summary}: NOT trusted, nothing else can be checked")
+        for problem in problems:
+            print(f"  ✘ {problem}")
+    return 3
+
+
+def _print_audit(path: str, result: Audit, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(orjson.dumps({"trusted": True, **result.as_dict()}).decode() + "\n")
+        return
+    failed = sum(1 for check in result.checks if not check.holds)
+    print(f"audit of {path}: " + ("every check holds" if not failed else f"{failed} check(s) FAIL"))
+    for check in result.checks:
+        print(f"  {'✔' if check.holds else '✘'} {check.name}: {check.promise}")
+        for line in check.evidence:
+            print(f"      {line}")
+    print("timeline")
+    for line in result.timeline.lines():
+        print(f"  {line}")

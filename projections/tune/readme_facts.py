@@ -1,0 +1,220 @@
+"""The figures the README sections share: where the loop stands, a batch's halves and costs, the batches
+the growth rule predicts, and safe markdown text. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from projections.tune import rules
+from projections.tune.halves import Half, half
+from projections.tune.history import history
+from projections.tune.state import FINAL, Batch, Run, TuneState
+
+HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
+MINUS = "−"  # the template's minus sign in percentages
+
+
+@attrs.frozen
+class Stage:
+    """Where the loop stands.
+
+    `kind`: "not_started", "build" (batch `batch` is the next to build), "half" (batch `batch`'s `half` is
+    being worked on, standing `standing`), "keep" (batch `batch` passed: keep its memory), "final" (the
+    final check, standing `standing`), "done" (the final check passed).
+    """
+
+    kind: str
+    batch: int = 0
+    half: str = ""
+    standing: Half | None = None
+
+
+@attrs.frozen
+class Ahead:
+    """A batch the growth rule predicts: its number, how many cases it takes, and of which kind."""
+
+    number: int
+    size: int
+    kind: str  # "new" | "difficult"
+
+
+def stage(state: TuneState) -> Stage:
+    """Where the loop stands now (the same reading of the halves as the next step)."""
+    if state.settings is None:
+        return Stage("not_started")
+    finals = state.runs_of(0, FINAL)
+    if finals:
+        standing = half(finals)
+        return Stage("done" if standing is Half.PASSED else "final", standing=standing)
+    current = state.last_batch
+    if current is None:
+        return Stage("build", batch=1)
+    nomem, mem = half(state.runs_of(current.number, "nomem")), half(state.runs_of(current.number, "mem"))
+    if Half.GIVEN_UP not in (nomem, mem):
+        if nomem is not Half.PASSED:
+            return Stage("half", current.number, "nomem", nomem)
+        if mem is not Half.PASSED:
+            return Stage("half", current.number, "mem", mem)
+        if not any(kept.batch == current.number for kept in state.memories):
+            return Stage("keep", current.number)
+    if something_left(state):
+        return Stage("build", batch=current.number + 1)
+    return Stage("final", standing=Half.NOT_STARTED)
+
+
+def something_left(state: TuneState) -> bool:
+    """Whether a batch can still be built: unused cases, or open difficult ones."""
+    past = history(state)
+    return bool(rules.unused_cases(past) or rules.open_difficult(past))
+
+
+def halves_of(state: TuneState, number: int) -> tuple[Half, Half]:
+    return half(state.runs_of(number, "nomem")), half(state.runs_of(number, "mem"))
+
+
+def batch_passed(state: TuneState, number: int) -> bool:
+    return halves_of(state, number)[1] is Half.PASSED
+
+
+def batch_given_up(state: TuneState, number: int) -> bool:
+    return Half.GIVEN_UP in halves_of(state, number)
+
+
+def passing_run(runs: tuple[Run, ...]) -> Run | None:
+    """The run that passed the half, else its last graded run that counts."""
+    for run in runs:
+        if run.verdict == "PASSED":
+            return run
+    graded = [run for run in runs if run.graded and run.counts]
+    return graded[-1] if graded else None
+
+
+def run_tokens(run: Run) -> int | None:
+    """The tokens a run's grade gives, else the sum of its model usage, else None."""
+    if run.tokens is not None:
+        return run.tokens
+    if run.usage:
+        return sum(usage.input_tokens + usage.output_tokens for usage in run.usage)
+    return None
+
+
+def run_calls(run: Run) -> int | None:
+    """The llm calls a run's grade gives, else the sum of its model usage, else None."""
+    if run.llm_calls is not None:
+        return run.llm_calls
+    if run.usage:
+        return sum(usage.calls for usage in run.usage)
+    return None
+
+
+def token_change(state: TuneState, number: int) -> int | None:
+    """Tokens with memory against without, as a whole percentage (negative: cheaper); None when unknown."""
+    without = passing_run(state.runs_of(number, "nomem"))
+    with_ = passing_run(state.runs_of(number, "mem"))
+    if without is None or with_ is None:
+        return None
+    before, after = run_tokens(without), run_tokens(with_)
+    if not before or after is None:
+        return None
+    return round((after - before) * 100 / before)
+
+
+def percent(change: int | None) -> str:
+    """A signed percentage: −58%, +4%, 0%; "-" when unknown."""
+    if change is None:
+        return "-"
+    if change < 0:
+        return f"{MINUS}{-change}%"
+    return f"+{change}%" if change > 0 else "0%"
+
+
+def ahead(state: TuneState) -> list[Ahead]:
+    """The batches still to build as the growth rule gives them now: the next size, then doubling up to
+    maxBatch (as if every batch goes smoothly) until the unused cases are covered; once they are, one batch
+    of the open difficult cases."""
+    settings = state.settings
+    if settings is None:
+        return []
+    past = history(state)
+    unused = len(rules.unused_cases(past))
+    opened = len(rules.open_difficult(past))
+    number = rules.next_number(past)
+    size = rules.next_size(past).size
+    planned = []
+    while unused > 0:
+        take = min(size, unused)
+        planned.append(Ahead(number, take, "new"))
+        unused -= take
+        number += 1
+        size = min(settings.max_batch, size * 2)
+    if not planned and opened:
+        planned.append(Ahead(number, min(size, opened), "difficult"))
+    return planned
+
+
+def growth_sizes(total: int, min_batch: int, max_batch: int) -> list[int]:
+    """The sizes `total` cases take when every batch goes smoothly: min, doubling up to max, the rest last."""
+    sizes, size = [], min_batch
+    while total > 0:
+        sizes.append(min(size, total))
+        total -= sizes[-1]
+        size = min(max_batch, size * 2)
+    return sizes
+
+
+def numbers_text(numbers: list[int]) -> str:
+    """1, 2, 3, 5 -> "1-3, 5"."""
+    parts, start = [], None
+    ordered = sorted(set(numbers))
+    for index, number in enumerate(ordered):
+        if start is None:
+            start = number
+        if index + 1 == len(ordered) or ordered[index + 1] != number + 1:
+            parts.append(str(start) if start == number else f"{start}-{number}")
+            start = None
+    return ", ".join(parts)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def first_last(values: list[int]) -> str:
+    """"96 → 71" for several values, "96" for one, "-" for none."""
+    if not values:
+        return "-"
+    return str(values[0]) if len(values) == 1 else f"{values[0]} → {values[-1]}"
+
+
+# Safe markdown: text from the log (ids, notes, summaries) can hold anything.
+
+def plain(text: str) -> str:
+    """Free text on one line, unable to open HTML (so never a marker) or break a table."""
+    one_line = " ".join(text.split())
+    return one_line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def code(text: str) -> str:
+    """`text` as an inline code span, safe in a table cell."""
+    one_line = " ".join(text.split()) or " "
+    fence = "`"
+    while fence in one_line:
+        fence += "`"
+    padded = f" {one_line} " if one_line.startswith("`") or one_line.endswith("`") or fence != "`" else one_line
+    return f"{fence}{padded}{fence}".replace("|", "\\|")
+
+
+def codes(ids: tuple[str, ...] | list[str]) -> str:
+    return " ".join(code(case) for case in ids)
+
+
+def link_target(path: str) -> str:
+    """A relative link target: spaces and brackets encoded so the link stays one."""
+    return "".join(f"%{ord(c):02X}" if c in " ()<>|[]\"'`" or ord(c) < 32 else c for c in path)
+
+
+def batch_kind_words(batch: Batch) -> str:
+    """"10 new + 3 recheck" / "2 difficult + 3 recheck"."""
+    what = f"{len(batch.new)} {'new' if batch.kind == 'new' else 'difficult'}"
+    return what + (f" + {len(batch.recheck)} recheck" if batch.recheck else "")
