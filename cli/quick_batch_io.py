@@ -132,6 +132,11 @@ def require_log(log: EventLog, run_dir: Path) -> None:
     if log.exists():
         refuse_foreign_log(log)
         return
+    if run_dir.exists() and not run_dir.is_dir():
+        try:
+            log.path.read_bytes()
+        except OSError as e:
+            raise BadInput(f"the batch in {run_dir.as_posix()} cannot be read: {e}") from None
     if (run_dir / SEED_BATCH_FILE).is_file():
         raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
                       f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")

@@ -1,0 +1,187 @@
+"""Running one scenario against the seed (recording its steps) and against batchlog, and comparing.
+
+Both run in the same absolute folder (the seed's tree is moved aside first), so
+absolute paths and the briefs' folder hash are the same; the clock is pinned to
+the same instant on both sides. What may differ: the state file (batch.jsonl
+against events.jsonl and its lock) and the log archived beside a summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tests.clirunner import invoke
+from tests.quick_batch.scenarios import EPOCH, SEEDS
+
+SEED_SCRIPT = SEEDS / "skf-quick-batch.py"
+SERVER = Path(__file__).with_name("seed_server.py")
+BRIEF_SCHEMA = SEEDS / "schemas" / "skill-brief.v1.json"
+
+
+@attrs.frozen
+class Outcome:
+    code: Any
+    out: str
+    err: str
+
+
+class SeedProcess:
+    """The seed, loaded once in a helper process, running one command per request."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "COLUMNS": "200", "PYTHONHASHSEED": "0"}
+        self.proc = subprocess.Popen([sys.executable, str(SERVER), str(SEED_SCRIPT)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env, cwd=str(SEEDS))
+
+    def run(self, argv: list[str], cwd: Path, seconds: int) -> Outcome:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps({"argv": argv, "cwd": str(cwd), "time": seconds}) + "\n")
+        self.proc.stdin.flush()
+        reply = json.loads(self.proc.stdout.readline())
+        return Outcome(reply["code"], reply["out"], reply["err"])
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+class Recorder:
+    """Actions against the seed, each step kept for the replay."""
+
+    def __init__(self, root: Path, seed: SeedProcess) -> None:
+        self.root, self.seed, self.seconds = root, seed, EPOCH
+        self.steps: list[tuple[Any, ...]] = []
+        self.outcomes: list[Outcome] = []
+
+    def write(self, path: str, data: bytes) -> None:
+        self.steps.append(("write", path, data))
+        _write(self.root, path, data)
+
+    def mkdir(self, path: str) -> None:
+        self.steps.append(("mkdir", path))
+        (self.root / path).mkdir(parents=True, exist_ok=True)
+
+    def clock(self, seconds: int) -> None:
+        self.steps.append(("clock", seconds))
+        self.seconds = seconds
+
+    def cmd(self, argv: list[str], cwd: str = ".") -> Outcome:
+        self.steps.append(("cmd", argv, cwd))
+        outcome = self.seed.run(argv, self.root / cwd, self.seconds)
+        self.outcomes.append(outcome)
+        return outcome
+
+
+def _write(root: Path, path: str, data: bytes) -> None:
+    file = root / path
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(data)
+    except OSError:
+        pass  # e.g. a run folder the command removed: the same on both sides
+
+
+def replay(steps: list[tuple[Any, ...]], root: Path) -> list[Outcome]:
+    """The recorded steps run against batchlog in-process."""
+    seconds, outcomes = EPOCH, []
+    for step in steps:
+        if step[0] == "write":
+            _write(root, step[1], step[2])
+        elif step[0] == "mkdir":
+            (root / step[1]).mkdir(parents=True, exist_ok=True)
+        elif step[0] == "clock":
+            seconds = step[1]
+        else:
+            clock = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            env = {"BATCHLOG_CLOCK": clock, "BATCHLOG_BRIEF_SCHEMA": str(BRIEF_SCHEMA), "COLUMNS": "200"}
+            result = invoke("quick-batch", *step[1], env=env, cwd=root / step[2])
+            outcomes.append(Outcome(result.code, result.out, result.err))
+    return outcomes
+
+
+def _normal(outcome: Outcome) -> Outcome:
+    """The state file named alike; a usage error compared by its exit code and last line, prog aside."""
+    if outcome.code != 2:
+        return Outcome(outcome.code, outcome.out, outcome.err.replace("events.jsonl", "batch.jsonl"))
+    last = outcome.err.strip().splitlines()[-1]
+    return Outcome(2, outcome.out, last.replace("skf-quick-batch.py", "PROG").replace("batchlog quick-batch", "PROG"))
+
+
+def tree(root: Path, ours: bool) -> dict[str, bytes | None]:
+    """Every file (with its bytes) and folder under `root`; the state file named alike on both sides."""
+    found: dict[str, bytes | None] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        name = path.name
+        if path.is_dir():
+            found[rel + "/"] = None
+        elif name == "batch.jsonl" and not ours:
+            found[rel] = b"<state>"
+        elif ours and name == "events.jsonl":
+            found[rel[: -len(name)] + "batch.jsonl"] = b"<state>"
+        elif ours and (name == "events.jsonl.lock" or name.endswith(".events.jsonl")):
+            continue
+        else:
+            found[rel] = path.read_bytes()
+    return found
+
+
+def archived_logs(root: Path) -> tuple[int, list[str]]:
+    """(archives found, problems): each archived log ends with the summary of the file beside it."""
+    problems, count = [], 0
+    for archive in root.rglob("*.events.jsonl"):
+        count += 1
+        last = json.loads(archive.read_bytes().splitlines()[-1])
+        summary = archive.with_name(archive.name.replace(".events.jsonl", ".json"))
+        if last["type"] != "qb.batch_summarized" or not summary.is_file() or \
+                not last["data"]["summary_path"].endswith(summary.name):
+            problems.append(f"{archive.name} is not the log of {summary.name}")
+    return count, problems
+
+
+@attrs.frozen
+class Report:
+    commands: int
+    archived: int
+    problems: list[str]
+    seed_text: str  # everything the seed printed and every summary it wrote, for the coverage check
+
+
+def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report:
+    """Scenario `number` on both sides, compared."""
+    root = work / "w"
+    root.mkdir()
+    recorder = Recorder(root, seed)
+    scenario(number, recorder)
+    seed_tree = tree(root, ours=False)
+    shutil.rmtree(root)
+    root.mkdir()
+    ours = replay(recorder.steps, root)
+    ours_tree = tree(root, ours=True)
+    problems = []
+    commands = [s for s in recorder.steps if s[0] == "cmd"]
+    for step, theirs, mine in zip(commands, recorder.outcomes, ours, strict=True):
+        if _normal(theirs) != _normal(mine):
+            problems.append(f"scenario {number}: {step[1]} (cwd {step[2]}):\n  seed:     {theirs}\n  batchlog: {mine}")
+    if seed_tree != ours_tree:
+        only_seed = sorted(set(seed_tree) - set(ours_tree))
+        only_ours = sorted(set(ours_tree) - set(seed_tree))
+        changed = sorted(k for k in set(seed_tree) & set(ours_tree) if seed_tree[k] != ours_tree[k])
+        problems.append(f"scenario {number}: files differ: only seed {only_seed}, only batchlog {only_ours}, "
+                        f"content {changed}")
+    archived, bad = archived_logs(root)
+    problems += [f"scenario {number}: {why}" for why in bad]
+    shutil.rmtree(root, ignore_errors=True)
+    text = "".join(o.out + o.err for o in recorder.outcomes) + "".join(
+        v.decode("utf-8", "replace") for k, v in seed_tree.items() if v and "-batch-" in k and k.endswith(".json"))
+    return Report(len(commands), archived, problems, text)
