@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
+import attrs
 import orjson
 import typer
 
@@ -124,4 +125,35 @@ def head_command(path: LogPath, as_json: Json = False) -> int:
                                        "at": receipt.at}).decode() + "\n")
     else:
         print(receipt.render())
+    return 0
+
+
+@app.command("salvage")
+def salvage_command(
+    path: LogPath,
+    to: Annotated[int | None, typer.Option("--to", min=0, metavar="SEQ",
+                                           help="keep the events through SEQ only (at most the last one before the damage)")] = None,
+    as_json: Json = False,
+) -> int:
+    """Cut a damaged log back to the events before its first damaged line (or through --to SEQ).
+
+    The damaged file is kept untouched beside it (PATH.damaged-<time>); the new log ends with a
+    log.salvaged event naming what was dropped and why. Check the result with `batchlog log verify`.
+
+    Example: batchlog log salvage finetune/events.jsonl
+    """
+    from engine.salvage import salvage
+
+    _existing(path)
+    done = salvage(path, all_types(), to=to, on_wait=lambda text: print(text, file=sys.stderr))
+    if as_json:
+        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+    elif done.damaged_copy is None:
+        print(f"{path}: {done.reason}; nothing was changed")
+    else:
+        print(f"{path}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
+              f"({done.dropped_bytes} bytes)")
+        print(f"  why      {done.reason}")
+        print(f"  damaged  {path.parent / done.damaged_copy} (untouched)")
+        print(f"  recorded log.salvaged as seq {done.event_seq}")
     return 0

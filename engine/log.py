@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from engine import clock
+from engine import clock, own_types
 from engine.chain import line_hash
 from engine.crash_hook import crash_mid_write, crash_point
 from engine.envelope import Event, encode_line
@@ -116,8 +116,10 @@ class EventLog:
         """Fold the events after `start` onto `state`."""
         scan = self.scan(at=at, start=start)
         evolve = projection.evolve
+        engine_types = own_types.NAMES
         for event in scan:
-            state = evolve(state, event)
+            if event.type not in engine_types:  # `log.*` events are the engine's, not the domain's
+                state = evolve(state, event)
         return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end)
 
     def append(self, projection: Projection, decide: Decide) -> Appended:

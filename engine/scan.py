@@ -16,8 +16,9 @@ from hashlib import sha256
 import attrs
 import orjson
 
+from engine import own_types
 from engine.chain import GENESIS
-from engine.envelope import Event, envelope_problem, id_problem
+from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
 from engine.lines import LineReader
 from engine.registry import Registry
 
@@ -161,7 +162,7 @@ class Scan:
         self.torn = reader.torn
 
     def _decode(self, number: int, obj: dict) -> Event | None:
-        spec = self.registry.by_name.get(obj["type"])
+        spec = self.registry.by_name.get(obj["type"]) or own_types.REGISTRY.by_name.get(obj["type"])
         v = obj["v"]
         if spec is None or v > spec.version:
             known = "unknown" if spec is None else f"newer than v{spec.version}"

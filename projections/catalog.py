@@ -1,4 +1,4 @@
-"""Every event type batchlog knows, from both loops: what `log verify` and `log show` read with."""
+"""Every event type batchlog knows, from both loops and the engine (`log.salvaged`): what `log verify` and `log show` read with."""
 
 from __future__ import annotations
 
@@ -9,5 +9,6 @@ def all_types() -> Registry:
     """One registry of the tuning's and the quick batch's event types."""
     from projections.quick_batch.events import REGISTRY as QUICK_BATCH
     from projections.tune.events import REGISTRY as TUNE
+    from engine.own_types import REGISTRY as ENGINE  # the engine's own `log.*` types
 
-    return TUNE.merged(QUICK_BATCH)
+    return TUNE.merged(QUICK_BATCH).merged(ENGINE)

@@ -1,0 +1,166 @@
+"""Salvage: a damaged log cut back to its trusted part, the damaged file kept beside it.
+
+Engine-level (no domain): the new log holds every line before the first damaged
+one (or up to a chosen seq), byte for byte, so ids and receipts of the kept
+events stay valid and their chain is whole; then one `log.salvaged` event saying
+what was dropped and why. The damaged file is never changed: it is hard-linked
+(or copied) to `<log>.damaged-<time>` and the new log is renamed over the old
+name, so a crash at any step leaves one whole log under the name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from hashlib import sha256
+from pathlib import Path
+
+import attrs
+
+from engine import clock
+from engine.envelope import encode_line
+from engine.errors import EngineError, NotALog, WriteFailed
+from engine.lines import LineReader
+from engine.lock import exclusive
+from engine.log import PENDING_SUFFIX
+from engine.own_types import REGISTRY, SALVAGED
+from engine.registry import Registry
+from engine.scan import Problem, Scan
+
+
+class SalvageRefused(EngineError):
+    """Salvage cannot do what was asked (e.g. keep events past the damage); nothing was changed."""
+
+    code = "salvage_refused"
+
+
+@attrs.frozen
+class Salvaged:
+    """What a salvage did: events kept, lines dropped, where the damaged file is (None: nothing to do)."""
+
+    path: str
+    kept_through_seq: int
+    dropped_lines: int
+    dropped_bytes: int
+    reason: str
+    damaged_copy: str | None
+    event_seq: int | None
+
+
+def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = None,
+            on_wait=None) -> Salvaged:
+    """Cut the log at `path` back to the events before its first damaged line (or through seq `to`)."""
+    path = Path(path)
+    if path.is_dir() or not path.is_file():
+        raise NotALog(f"no log file at {path}: name the events.jsonl to salvage", path=str(path))
+    with exclusive(path, on_wait):
+        first = _first_damage(path, registry)
+        damage_line = first.line if first else None
+        keep_lines = _lines_to_keep(path, damage_line, to)
+        kept, keep_bytes, total_lines, total_bytes = _measure(path, keep_lines)
+        if first is None and keep_lines >= total_lines:  # a torn tail is not damage: the next append cuts it
+            return Salvaged(str(path), kept, 0, 0, "nothing to salvage: the log is trusted", None, None)
+        if first is not None and keep_lines == first.line - 1:
+            reason = f"damaged: {first.message}"
+        else:
+            reason = f"cut after seq {kept} on request (--to {to})"
+        damaged = _keep_damaged(path)
+        data = {
+            "kept_through_seq": kept,
+            "dropped_lines": total_lines - keep_lines,
+            "dropped_bytes": total_bytes - keep_bytes,
+            "reason": reason,
+            "damaged_copy": damaged.name,
+            "damaged_sha256": _file_hash(damaged),
+        }
+        _write_new_log(path, keep_bytes, kept, data)
+        return Salvaged(str(path), kept, data["dropped_lines"], data["dropped_bytes"], reason, damaged.name, kept + 1)
+
+
+def _first_damage(path: Path, registry: Registry) -> Problem | None:
+    scan = Scan(path, registry, describe=True, check_ids=True, decode=False)
+    for _ in scan:
+        pass
+    return min(scan.problems, key=lambda p: p.line, default=None)
+
+
+def _lines_to_keep(path: Path, damage_line: int | None, to: int | None) -> int:
+    """Lines before the damage are a whole chain from seq 1, so line n holds seq n."""
+    trusted = damage_line - 1 if damage_line is not None else None
+    if to is None:
+        return trusted if trusted is not None else 1 << 62
+    if trusted is not None and to > trusted:
+        raise SalvageRefused(
+            f"cannot keep events through seq {to}: line {damage_line} is damaged, so the last event that can be "
+            f"kept is seq {trusted}; give --to {trusted} or less, or leave --to out",
+            path=str(path), line=damage_line, seq=to)
+    return to
+
+
+def _measure(path: Path, keep_lines: int) -> tuple[int, int, int, int]:
+    """(last kept seq, bytes kept, complete lines, file bytes)."""
+    reader = LineReader(path)
+    kept = keep_bytes = lines = 0
+    for line in reader:
+        lines += 1
+        if lines <= keep_lines:
+            kept, keep_bytes = lines, keep_bytes + len(line) + 1
+    return kept, keep_bytes, lines, path.stat().st_size
+
+
+def _keep_damaged(path: Path) -> Path:
+    """The damaged file, untouched, under `<log>.damaged-<time>` (a hard link, else a copy)."""
+    stamp = clock.now().replace("-", "").replace(":", "").replace(".", "")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while target.exists():
+        number += 1
+        target = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    try:
+        try:
+            os.link(path, target)
+        except OSError:
+            shutil.copy2(path, target)
+    except OSError as exc:
+        raise WriteFailed(f"cannot keep the damaged log as {target}: {exc.strerror or exc}: nothing was changed",
+                          path=str(path), errno=exc.errno) from None
+    return target
+
+
+def _file_hash(path: Path) -> str:
+    digest = sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_new_log(path: Path, keep_bytes: int, kept: int, data: dict) -> None:
+    """The kept bytes and the `log.salvaged` line, written aside, fsynced, renamed over the log."""
+    with open(path, "rb") as fh:
+        prefix = fh.read(keep_bytes)
+    last = prefix[:-1].rsplit(b"\n", 1)[-1] if prefix else b""
+    prev = sha256(last).hexdigest()
+    line = encode_line(kept + 1, SALVAGED, 1, clock.now(), data, prev)
+    temp = path.with_name(f".{path.name}.salvage")
+    try:
+        with open(temp, "wb") as fh:
+            fh.write(prefix + line + b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, path)
+        pending = path.with_name(path.name + PENDING_SUFFIX)
+        if pending.exists():
+            pending.unlink()  # it belonged to the old file
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError as exc:
+        try:
+            temp.unlink()
+        except OSError:
+            pass
+        raise WriteFailed(f"cannot write the salvaged log {path}: {exc.strerror or exc}: the log is as it was "
+                          f"(the damaged copy is kept)", path=str(path), errno=exc.errno) from None
