@@ -10,9 +10,7 @@ import json
 import posixpath
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
-
-import attrs
+from typing import Any, NamedTuple
 
 from projections.errors import BadInput, Refused
 from projections.quick_batch import views
@@ -63,8 +61,7 @@ def resumes_brief_batch(state: Batch, briefs: Sequence[str], batch_dir: str) -> 
     return True
 
 
-@attrs.frozen
-class BriefCheck:
+class BriefCheck(NamedTuple):
     """What the validator said of one brief: a halt_reason and message, or the brief's `name`."""
 
     halt_reason: str | None = None
@@ -134,8 +131,7 @@ def hand_out(state: Batch, line: TargetLine) -> list[TargetStarted]:
 # ─── record ─────────────────────────────────────────────────────────────────
 
 
-@attrs.frozen
-class Staged:
+class Staged(NamedTuple):
     """A payload a target's run folder staged: which file (`kind`), its path as shown, its JSON object."""
 
     kind: str

@@ -1,0 +1,271 @@
+"""The quick batch's grammar, decisions and fold, as given / when / then (no files)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import Event
+from projections.errors import BadInput, Refused
+from projections.quick_batch import decide, views
+from projections.quick_batch.decide import BriefCheck, Staged
+from projections.quick_batch.events import (
+    BatchStarted, BatchSummarized, TargetRecorded, TargetStarted, number_field, number_value,
+)
+from projections.quick_batch.evolve import evolve, projection
+from projections.quick_batch.exit_codes import BUILT_IN, codes_for, exit_code_map
+from projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line, parse_text
+from projections.quick_batch.state import Batch
+
+MOMENT = datetime(2026, 12, 2, 16, 0, 0, tzinfo=UTC)
+QUICK = BUILT_IN["skf-quick-skill"]
+
+
+def given_events(*facts) -> Batch:
+    state = projection().initial
+    for seq, fact in enumerate(facts, start=1):
+        state = evolve(state, Event(seq, "qb.x", 1, f"2026-12-02T16:00:{seq:02d}.000Z", str(seq), fact))
+    return state
+
+
+def started(*targets: str, fail_fast: bool = False, input_file: str = "/w/t.txt") -> BatchStarted:
+    return BatchStarted(workflow="skf-quick-skill", input_file=input_file, input_briefs=None, fail_fast=fail_fast,
+                        started_at="2026-12-02T16:00:00Z",
+                        targets=tuple(TargetLine(n, t) for n, t in enumerate(targets, start=1)))
+
+
+def halted(batch: int, target: str, reason: str = "write-failure", code: int = 4) -> TargetRecorded:
+    return TargetRecorded(batch=batch, target=target, status="error", exit_code=code, error_code=reason)
+
+
+def succeeded(batch: int, target: str) -> TargetRecorded:
+    return TargetRecorded(batch=batch, target=target, status="success", exit_code=0)
+
+
+class TestGrammar:
+    @pytest.mark.parametrize(("line", "expected"), [
+        ("", None),
+        ("   \t", None),
+        ("# a comment", None),
+        ("   #indented comment", None),
+        ("cognee@0.5.0", TargetLine(1, "cognee@0.5.0")),
+        ("  cognee@0.5.0  ", TargetLine(1, "cognee@0.5.0")),
+        ("pkg language=python", TargetLine(1, "pkg", "python")),
+        ("pkg LANGUAGE=Rust Scope=src/x", TargetLine(1, "pkg", "Rust", "src/x")),
+        ("pkg scope=a=b", TargetLine(1, "pkg", None, "a=b")),
+        ("pkg language=a language=b", TargetLine(1, "pkg language=a language=b")),
+        ("pkg language=", TargetLine(1, "pkg language=")),
+        ("pkg other", TargetLine(1, "pkg other")),
+        ("pkg\tlanguage=x\u00a0scope=y", TargetLine(1, "pkg", "x", "y")),
+        ("lib#1", TargetLine(1, "lib#1")),
+    ])
+    def test_a_line_names_a_target_or_nothing(self, line, expected):
+        assert parse_line(line, 1) == expected
+
+    def test_targets_are_numbered_from_one_skipping_blank_and_comment_lines(self):
+        text = "a\n\n# c\r\nb scope=x\rc"
+
+        assert parse_text(text) == (TargetLine(1, "a"), TargetLine(2, "b", None, "x"), TargetLine(3, "c"))
+
+    def test_a_byte_order_mark_is_no_part_of_the_first_target(self):
+        assert parse_bytes(b"\xef\xbb\xbfcognee\r\n", "t.txt") == (TargetLine(1, "cognee"),)
+
+    def test_bytes_that_are_not_utf8_are_refused_naming_the_file(self):
+        with pytest.raises(BadInput, match=r"^the batch file t.txt is not UTF-8 text$"):
+            parse_bytes(b"ok\n\xff\n", "t.txt")
+
+    @given(st.binary())
+    def test_parse_never_raises_anything_but_bad_input_on_any_bytes(self, data):
+        try:
+            targets = parse_bytes(data, "f")
+        except BadInput:
+            return
+        assert [t.batch for t in targets] == list(range(1, len(targets) + 1))
+
+    @given(st.text())
+    def test_parse_of_any_text_gives_targets_without_surrounding_space(self, text):
+        for target in parse_text(text):
+            assert target.target == target.target.strip() and target.target and target.target[0] != "#"
+
+
+class TestStart:
+    def test_a_new_batch_starts_with_every_target_pending(self):
+        targets = (TargetLine(1, "a"), TargetLine(2, "b"))
+
+        events = decide.start_batch(Batch(), input_file="/w/t.txt", targets=targets, fail_fast=True, moment=MOMENT,
+                                    run_dir="r")
+
+        assert events == [BatchStarted(workflow="skf-quick-skill", input_file="/w/t.txt", input_briefs=None,
+                                       fail_fast=True, started_at="2026-12-02T16:00:00Z", targets=targets)]
+        assert views.pending(given_events(*events)) == list(targets)
+
+    def test_starting_the_same_file_again_appends_nothing(self):
+        state = given_events(started("a"))
+
+        assert decide.start_batch(state, input_file="/w/./t.txt", targets=(), fail_fast=False, moment=MOMENT,
+                                  run_dir="r") == []
+
+    def test_another_files_batch_is_refused_as_input_invalid(self):
+        state = given_events(started("a"))
+
+        with pytest.raises(Refused) as refused:
+            decide.start_batch(state, input_file="/w/u.txt", targets=(), fail_fast=False, moment=MOMENT, run_dir="r")
+
+        assert refused.value.message == "r holds the batch of /w/t.txt, not /w/u.txt: give this batch a run folder " \
+                                        "of its own"
+        assert refused.value.fields["halt_reason"] == "input-invalid"
+
+    def test_refused_and_same_name_briefs_are_recorded_at_once_as_failed(self):
+        briefs = ["/b/1/skill-brief.yaml", "/b/2/skill-brief.yaml", "/b/3/skill-brief.yaml"]
+        checks = [BriefCheck(name="alpha"), BriefCheck("brief-malformed", "Brief is empty"), BriefCheck(name="alpha")]
+
+        events = decide.start_brief_batch(Batch(), briefs=briefs, checks=checks, fail_fast=False, moment=MOMENT,
+                                          batch_dir="rr/x", codes=BUILT_IN["skf-create-skill"])
+
+        assert events[0].batch_id == "batch-20261202-160000"
+        assert [(e.batch, e.error_code, e.exit_code) for e in events[1:]] == [(2, "brief-malformed", 2),
+                                                                             (3, "brief-invalid", 2)]
+        assert "has the name `alpha` of `/b/1/skill-brief.yaml`" in events[2].message
+
+    def test_an_unfinished_batch_of_other_briefs_is_refused_as_write_failed(self):
+        state = given_events(BatchStarted(workflow="skf-create-skill", input_file=None, input_briefs=["/a"],
+                                          fail_fast=False, started_at="t", batch_id="batch-1"))
+
+        with pytest.raises(Refused) as refused:
+            decide.resumes_brief_batch(state, ["/b"], "rr/x")
+
+        assert refused.value.fields["halt_reason"] == "write-failed"
+
+
+class TestNext:
+    def test_the_first_pending_target_is_handed_out_once(self):
+        state = given_events(started("a", "b"), succeeded(1, "a"))
+
+        line = decide.next_target(state)
+
+        assert line == TargetLine(2, "b")
+        assert decide.hand_out(state, line) == [TargetStarted(2, "b")]
+        assert decide.hand_out(given_events(started("a", "b"), succeeded(1, "a"), TargetStarted(2, "b")), line) == []
+
+    def test_fail_fast_stops_the_batch_after_a_failure(self):
+        state = given_events(started("a", "b", fail_fast=True), halted(1, "a"))
+
+        assert decide.next_target(state) is None
+        assert views.done_answer(state) == {"status": "done", "fail_fast_triggered": True}
+
+    def test_a_batch_with_every_target_recorded_is_done_without_fail_fast_triggered(self):
+        state = given_events(started("a", fail_fast=True), halted(1, "a"))
+
+        assert views.done_answer(state) == {"status": "done", "fail_fast_triggered": False}
+
+
+class TestRecord:
+    def record(self, state, payload, kind="halt.json", codes=QUICK):
+        return decide.record_target(state, 1, lambda line: Staged(kind, "r/r-1/" + kind, payload), codes, "r")
+
+    def test_a_halt_is_recorded_with_the_exit_code_its_reason_maps_to(self):
+        events = self.record(given_events(started("a")), {"halt_reason": "finalize-blocked", "skill_package": "p"})
+
+        assert events == [TargetRecorded(batch=1, target="a", status="error", exit_code=7, skill_package="p",
+                                         error_code="finalize-blocked")]
+
+    def test_an_unknown_reason_falls_back_to_the_payloads_integer_exit_code(self):
+        assert self.record(given_events(started("a")), {"halt_reason": "x", "exit_code": 11})[0].exit_code == 11
+
+    @pytest.mark.parametrize("payload", [{"halt_reason": "x"}, {"halt_reason": "x", "exit_code": True}, {}])
+    def test_an_unknown_reason_without_an_integer_exit_code_is_refused(self, payload):
+        with pytest.raises(BadInput, match="maps to no exit code"):
+            self.record(given_events(started("a")), payload)
+
+    def test_a_success_keeps_its_quality_score(self):
+        events = self.record(given_events(started("a")), {"summary": {"quality_score": 92.5}}, "result-context.json")
+
+        assert (events[0].status, events[0].exit_code, events[0].quality_score) == ("success", 0, 92.5)
+
+    def test_recording_twice_appends_nothing(self):
+        state = given_events(started("a"), halted(1, "a"))
+
+        assert self.record(state, {"halt_reason": "user-cancelled"}) == []
+
+    def test_a_number_the_batch_does_not_hold_is_refused(self):
+        with pytest.raises(BadInput, match="^the batch in r has no target 1$"):
+            self.record(given_events(started()), {})
+
+    def test_a_non_string_halt_reason_is_kept_as_given(self):
+        events = self.record(given_events(started("a")), {"halt_reason": {"a": [1]}, "exit_code": 3})
+
+        assert views.end_event(events[0]) == {"batch": 1, "target": "a", "status": "fail", "exit": 3,
+                                              "error_code": {"a": [1]}}
+
+
+class TestSummarize:
+    def test_pending_targets_refuse_a_summary(self):
+        with pytest.raises(Refused, match=r"^1 target\(s\) of the batch are still pending"):
+            decide.check_summarizable(given_events(started("a", "b"), succeeded(1, "a")))
+
+    def test_a_partial_batch_ends_with_its_highest_failed_exit_code(self):
+        state = given_events(started("a", "b", "c"), succeeded(1, "a"), halted(2, "b"),
+                             halted(3, "c", "ecosystem-redirect", 8))
+
+        record = views.summary_record(state, "2026-12-02T16:00:00Z")
+
+        assert (record["status"], record["exit_code"], record["targets_total"]) == ("partial", 8, 3)
+
+    def test_fail_fast_ends_a_batch_with_targets_left(self):
+        state = given_events(started("a", "b", fail_fast=True), halted(1, "a"))
+
+        record = views.summary_record(state, "t")
+
+        assert (record["status"], record["fail_fast_triggered"], record["targets_total"]) == ("failed", True, 1)
+
+    def test_a_summarized_batch_is_not_summarized_again(self):
+        summary = BatchSummarized(status="success", timestamp="t", targets_total=0, succeeded=0, failed=0,
+                                  fail_fast_triggered=False, exit_code=0, summary_path="o/x.json")
+        state = given_events(started(), summary)
+
+        assert decide.summarize(state, {}, None, []) == []
+        assert views.summary_event(state.summary)["summary_path"] == "o/x.json"
+
+
+class TestFold:
+    def test_a_new_start_begins_a_fresh_state(self):
+        state = given_events(started("a"), halted(1, "a"), started("b"))
+
+        assert state.results == {} and views.pending(state) == [TargetLine(1, "b")]
+
+    def test_the_initial_state_is_never_shared_between_replays(self):
+        given_events(started("a"), halted(1, "a"))
+
+        assert projection().initial.results == {}
+
+    def test_an_unknown_fact_fails_loudly(self):
+        with pytest.raises(TypeError):
+            evolve(Batch(), Event(1, "qb.x", 1, "t", "i", object()))
+
+
+class TestNumbers:
+    @pytest.mark.parametrize("value", [3, 2.5, 1 << 70, float("inf"), -float("inf")])
+    def test_a_payloads_number_round_trips_through_its_stored_form(self, value):
+        assert number_value(number_field(value)) == value
+
+
+class TestExitCodes:
+    def test_an_envelope_schema_gives_its_emitter_map(self):
+        schema = {"$defs": {"skf-envelope": {"const": {"exit_codes": {"a": 1}}}}}
+
+        assert exit_code_map(schema, "s.json") == {"a": 1}
+
+    def test_a_plain_object_of_codes_is_a_map(self):
+        assert exit_code_map({"a": 1, "b": 2}, "m.json") == {"a": 1, "b": 2}
+
+    @pytest.mark.parametrize("document", [[], {"a": "1"}, {"a": True}, {"$defs": {}}])
+    def test_anything_else_is_refused(self, document):
+        with pytest.raises(BadInput, match="holds no exit-code map"):
+            exit_code_map(document, "m.json")
+
+    def test_without_a_map_the_workflows_built_in_one_is_used(self):
+        assert codes_for("skf-create-skill", None)["halted-for-brief-refinement"] == 6
+        assert codes_for("skf-quick-skill", {"x": 1}) == {"x": 1}
