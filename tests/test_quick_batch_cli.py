@@ -1,0 +1,248 @@
+"""`batchlog quick-batch` as an agent calls it: exact lines, exit codes, files, and the log behind them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.clirunner import invoke
+
+SCHEMA = Path("/work/shared/seeds/extracted/schemas/skill-brief.v1.json")
+CLOCK = {"BATCHLOG_CLOCK": "2026-12-02T16:00:00Z"}
+VALID_BRIEF = """name: {name}
+version: 1.2.3
+source_repo: https://github.com/x/y
+language: python
+description: A skill.
+forge_tier: Quick
+created: "2026-01-02"
+created_by: someone
+scope: {{type: full-library, include: [], exclude: [], notes: ""}}
+"""
+
+
+def qb(*args, cwd, env=None):
+    return invoke("quick-batch", *args, env={**CLOCK, **(env or {})}, cwd=cwd)
+
+
+@pytest.fixture
+def batch(tmp_path):
+    (tmp_path / "t.txt").write_text("cognee@0.5.0 language=python\nrequests\n", encoding="utf-8")
+    result = qb("start", "t.txt", "--run-dir", "runs/skf-quick-skill-1", cwd=tmp_path)
+    assert result.code == 0
+    return tmp_path
+
+
+def log_bytes(root: Path, run: str = "runs/skf-quick-skill-1") -> bytes:
+    return (root / run / "events.jsonl").read_bytes()
+
+
+class TestStartNextRecordSummarize:
+    def test_start_prints_the_batch_and_writes_its_log(self, tmp_path):
+        (tmp_path / "t.txt").write_text("a\n# skip\nb scope=x\n", encoding="utf-8")
+
+        result = qb("start", "t.txt", "--run-dir", "r/skf-quick-skill-1", "--fail-fast", cwd=tmp_path)
+
+        assert (result.code, result.err) == (0, "")
+        assert result.out == (f'{{"status":"running","input_file":"{tmp_path}/t.txt","fail_fast":true,'
+                              '"targets_total":2,"recorded":0,"resumed":false}\n')
+        first = json.loads((tmp_path / "r/skf-quick-skill-1/events.jsonl").read_bytes().splitlines()[0])
+        assert (first["type"], first["at"]) == ("qb.batch_started", "2026-12-02T16:00:00.000Z")
+
+    def test_start_again_from_another_folder_resumes_and_appends_nothing(self, batch):
+        before = log_bytes(batch)
+        (batch / "sub").mkdir()
+
+        result = qb("start", "../t.txt", "--run-dir", "../runs/skf-quick-skill-1", cwd=batch / "sub")
+
+        assert json.loads(result.out)["resumed"] is True
+        assert log_bytes(batch) == before
+
+    def test_next_hands_out_a_target_with_its_empty_run_folder_and_start_event(self, batch):
+        result = qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        assert result.out == ('{"status":"next","batch":1,"target":"cognee@0.5.0","language_hint":"python",'
+                              '"scope_hint":null,"run_dir":"runs/skf-quick-skill-1/skf-quick-skill-1-1"}\n')
+        assert result.err == '{"batch":1,"target":"cognee@0.5.0","status":"start"}\n'
+        assert list((batch / "runs/skf-quick-skill-1/skf-quick-skill-1-1").iterdir()) == []
+
+    def test_next_again_before_a_record_prints_the_same_and_appends_nothing(self, batch):
+        first = qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+        before = log_bytes(batch)
+
+        again = qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        assert (again.out, again.err) == (first.out, first.err)
+        assert log_bytes(batch) == before
+
+    def test_a_staged_payload_makes_next_ask_for_a_record(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+        (batch / "runs/skf-quick-skill-1/skf-quick-skill-1-1/halt.json").write_text('{"halt_reason":"user-cancelled"}')
+
+        result = qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        assert (result.out, result.err) == ('{"status":"record","batch":1}\n', "")
+
+    def test_record_prints_the_end_event_once_and_repeats_it(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+        (batch / "runs/skf-quick-skill-1/skf-quick-skill-1-1/halt.json").write_text('{"halt_reason":"user-cancelled"}')
+
+        first = qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", "1", "--target", "stderr", cwd=batch)
+        before = log_bytes(batch)
+        again = qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", "1", cwd=batch)
+
+        line = '{"batch":1,"target":"cognee@0.5.0","status":"fail","exit":6,"error_code":"user-cancelled"}\n'
+        assert (first.code, first.out, first.err) == (0, "", line)
+        assert (again.out, log_bytes(batch)) == (line, before)
+
+    def test_exit_codes_given_on_record_map_the_halt_reason(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+        (batch / "runs/skf-quick-skill-1/skf-quick-skill-1-1/halt.json").write_text('{"halt_reason":"odd"}')
+        (batch / "codes.json").write_text('{"odd": 42}')
+
+        result = qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", "1", "--exit-codes", "codes.json",
+                    cwd=batch)
+
+        assert json.loads(result.out)["exit"] == 42
+
+    def test_a_clean_summary_archives_the_log_beside_it_and_removes_the_run_folder(self, batch):
+        for number in (1, 2):
+            qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+            (batch / f"runs/skf-quick-skill-1/skf-quick-skill-1-{number}/result-context.json").write_text(
+                '{"summary":{"quality_score":90}}')
+            qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", str(number), cwd=batch)
+        log = log_bytes(batch)
+
+        result = qb("summarize", "--run-dir", "runs/skf-quick-skill-1", "--output-dir", "out", cwd=batch)
+
+        assert result.out == ('{"batch_summary":true,"targets_total":2,"succeeded":2,"failed":0,"status":"success",'
+                              '"fail_fast_triggered":false,"exit_code":0,'
+                              '"summary_path":"out/quick-skill-batch-20261202-160000.json"}\n')
+        assert not (batch / "runs/skf-quick-skill-1").exists()
+        archived = (batch / "out/quick-skill-batch-20261202-160000.events.jsonl").read_bytes()
+        assert archived.startswith(log) and b'"qb.batch_summarized"' in archived.splitlines()[-1]
+        summary = json.loads((batch / "out/quick-skill-batch-latest.json").read_text())
+        assert summary["results"][0]["quality_score"] == 90
+
+    def test_summarize_of_a_removed_run_folder_names_the_latest_summary(self, tmp_path):
+        result = qb("summarize", "--run-dir", "gone/skf-quick-skill-9", "--output-dir", "out", cwd=tmp_path)
+
+        assert (result.code, result.out) == (1, "")
+        assert result.err == ('{"status": "error", "message": "no batch in gone/skf-quick-skill-9: a batch whose '
+                              'targets all succeeded removes its run folder once summarized; its summary is '
+                              'out/quick-skill-batch-latest.json"}\n')
+
+
+class TestRefusals:
+    def test_summarize_with_pending_targets_is_refused_and_appends_nothing(self, batch):
+        before = log_bytes(batch)
+
+        result = qb("summarize", "--run-dir", "runs/skf-quick-skill-1", "--output-dir", "out", cwd=batch)
+
+        assert (result.code, result.out) == (1, "")
+        assert result.err == ('{"status": "error", "message": "2 target(s) of the batch are still pending: run next '
+                              'and finish them before summarize"}\n')
+        assert log_bytes(batch) == before
+
+    def test_another_files_batch_is_refused_with_its_halt_reason(self, batch):
+        (batch / "u.txt").write_text("x\n")
+
+        result = qb("start", "u.txt", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        assert result.code == 1
+        assert json.loads(result.err)["halt_reason"] == "input-invalid"
+
+    def test_a_run_folder_without_a_batch_says_to_start_first(self, tmp_path):
+        result = qb("next", "--run-dir", "nowhere", cwd=tmp_path)
+
+        assert result.err == '{"status": "error", "message": "no batch in nowhere: run start first"}\n'
+
+    def test_a_tuning_log_is_refused_as_another_loops_log(self, tmp_path):
+        (tmp_path / "r").mkdir()
+        (tmp_path / "r/events.jsonl").write_bytes(
+            b'{"seq":1,"type":"tune.tuning_started","v":1,"at":"t","id":"x","data":{},"prev":"' + b"0" * 64 + b'"}\n')
+
+        result = qb("next", "--run-dir", "r", cwd=tmp_path)
+
+        assert result.code == 1
+        assert "is not a quick batch's log (its first event is tune.tuning_started)" in result.err
+
+    def test_arguments_that_do_not_parse_exit_2_with_usage(self, tmp_path):
+        result = qb("record", "--run-dir", "r", "--batch", "x", cwd=tmp_path)
+
+        assert result.code == 2
+        assert result.err.endswith("batchlog quick-batch record: error: argument --batch: invalid int value: 'x'\n")
+
+
+class TestBriefs:
+    def briefs(self, root: Path) -> None:
+        for place, name in (("b/one", "alpha"), ("b/two", "alpha"), ("b/.hidden", "beta")):
+            (root / place).mkdir(parents=True)
+            (root / place / "skill-brief.yaml").write_text(VALID_BRIEF.format(name=name))
+
+    def test_without_a_schema_start_briefs_is_refused_as_helper_missing(self, tmp_path, monkeypatch):
+        monkeypatch.delenv("BATCHLOG_BRIEF_SCHEMA", raising=False)
+        self.briefs(tmp_path)
+
+        result = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path)
+
+        assert result.code == 1
+        assert json.loads(result.err)["halt_reason"] == "helper-missing"
+        assert not (tmp_path / "rr").exists()
+
+    def test_a_same_name_brief_is_recorded_at_once_and_hidden_folders_are_left_out(self, tmp_path):
+        self.briefs(tmp_path)
+
+        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", SCHEMA, cwd=tmp_path)
+
+        answer = json.loads(result.out)
+        assert answer["input_briefs"] == [f"{tmp_path}/b/one/skill-brief.yaml", f"{tmp_path}/b/two/skill-brief.yaml"]
+        assert [(r["batch"], r["error_code"]) for r in answer["rejected"]] == [(2, "brief-invalid")]
+        assert answer["batch_dir"].startswith("rr/skf-create-skill-batch-")
+
+    def test_the_schema_can_come_from_the_environment_and_a_resume_needs_none(self, tmp_path, monkeypatch):
+        self.briefs(tmp_path)
+        first = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path,
+                   env={"BATCHLOG_BRIEF_SCHEMA": str(SCHEMA)})
+        monkeypatch.delenv("BATCHLOG_BRIEF_SCHEMA", raising=False)
+
+        again = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path)
+
+        assert first.code == again.code == 0
+        assert json.loads(again.out) == {**json.loads(first.out), "resumed": True}
+
+
+class TestStatusAndImport:
+    def test_status_shows_each_targets_place_and_time(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        result = qb("status", "--run-dir", "runs/skf-quick-skill-1", "--json", cwd=batch)
+
+        data = json.loads(result.out)
+        assert (data["pending"], data["in_progress"]["batch"]) == (2, 1)
+        assert [t["status"] for t in data["targets"]] == ["in_progress", "pending"]
+        text = qb("status", "--run-dir", "runs/skf-quick-skill-1", cwd=batch).out
+        assert "in progress: 1 cognee@0.5.0 since 2026-12-02T16:00:00.000Z" in text
+
+    def test_import_takes_over_a_seed_batch_torn_line_included(self, tmp_path):
+        run = tmp_path / "skf-quick-skill-7"
+        run.mkdir()
+        (run / "batch.jsonl").write_text(
+            '{"event":"start","status":"running","input_file":"/x/t.txt","fail_fast":false,'
+            '"started_at":"2026-12-02T15:00:00Z"}\n'
+            '{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null,"status":"pending"}\n'
+            '{"event":"target","batch":2,"target":"b","language_hint":"go","scope_hint":null,"status":"pending"}\n'
+            '{"event":"result","batch":1,"target":"a","status":"error","exit_code":3,"skill_package":null,'
+            '"error_code":"resolution-failure","quality_score":null}\n'
+            '{"event":"result","batch":2,"tar')
+
+        imported = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+        again = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+        handed = qb("next", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+
+        assert imported.code == 0 and json.loads(imported.out)["recorded"] == 1
+        assert again.code == 1 and "already exists" in again.err
+        assert json.loads(handed.out)["target"] == "b"
+        assert invoke("log", "verify", run / "events.jsonl").code == 0
