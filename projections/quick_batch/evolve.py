@@ -23,14 +23,13 @@ def evolve(state: Batch, event: Event) -> Batch:
             key = str(fact.batch)
             state.results[key] = fact
             state.recorded_at[key] = event.at
-            if state.in_progress == fact.batch:
-                return attrs.evolve(state, in_progress=None)
             return state
         case TargetStarted():
             if state.started is None:
                 return state
-            state.handed_out.setdefault(str(fact.batch), event.at)
-            return attrs.evolve(state, in_progress=fact.batch)
+            handed_out, key = state.handed_out, str(fact.batch)
+            handed_out[key] = handed_out.pop(key, event.at)  # last key: the latest hand-out
+            return state
         case BatchStarted():
             return Batch(started=fact)
         case BatchSummarized():

@@ -26,6 +26,13 @@ class Batch:
     results: dict[str, TargetRecorded] = attrs.field(factory=dict)
     handed_out: dict[str, str] = attrs.field(factory=dict)
     recorded_at: dict[str, str] = attrs.field(factory=dict)
-    in_progress: int | None = None
     summary: BatchSummarized | None = None
     summarized_at: str | None = None
+
+    @property
+    def in_progress(self) -> int | None:
+        """The target `next` handed out last, while it is not recorded."""
+        if not self.handed_out:
+            return None
+        last = next(reversed(self.handed_out))
+        return None if last in self.results else int(last)
