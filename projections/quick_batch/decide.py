@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 from projections.errors import BadInput, Refused
 from projections.quick_batch import views
 from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, TargetRecorded, TargetStarted, number_field,
+    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, TargetStarted,
+    number_field,
 )
 from projections.quick_batch.exit_codes import REJECTED_BRIEF_FALLBACK
 from projections.quick_batch.grammar import TargetLine
@@ -89,7 +90,7 @@ def brief_rejections(briefs: Sequence[str], checks: Sequence[BriefCheck]) -> lis
 
 def start_brief_batch(state: Batch, *, briefs: Sequence[str], checks: Sequence[BriefCheck], fail_fast: bool,
                       moment: datetime, batch_dir: str, codes: dict[str, int],
-                      exit_codes: dict[str, int] | None = None) -> list[BatchStarted | TargetRecorded]:
+                      exit_codes: dict[str, int] | None = None) -> list[BatchStarted | BriefRejected]:
     """StartBriefBatch: every brief a target, the refused ones recorded at once as failed.
 
     Nothing when the folder holds an unfinished batch of the same briefs (a resume).
@@ -98,15 +99,14 @@ def start_brief_batch(state: Batch, *, briefs: Sequence[str], checks: Sequence[B
         return []
     timestamp, stamp = stamps(moment)
     targets = tuple(TargetLine(n, brief) for n, brief in enumerate(briefs, start=1))
-    events: list[BatchStarted | TargetRecorded] = [
+    events: list[BatchStarted | BriefRejected] = [
         BatchStarted(workflow=CREATE_WORKFLOW, input_file=None, input_briefs=tuple(briefs), fail_fast=fail_fast,
                      started_at=timestamp, batch_id=f"batch-{stamp}", targets=targets, exit_codes=exit_codes)]
     for line, check in zip(targets, brief_rejections(briefs, checks), strict=True):
         if check.halt_reason is not None:
-            events.append(TargetRecorded(
-                batch=line.batch, target=line.target, status="error",
-                exit_code=codes.get(check.halt_reason, REJECTED_BRIEF_FALLBACK), error_code=check.halt_reason,
-                rejected=True, message=check.message))
+            events.append(BriefRejected(
+                batch=line.batch, target=line.target, error_code=check.halt_reason,
+                exit_code=codes.get(check.halt_reason, REJECTED_BRIEF_FALLBACK), message=check.message))
     return events
 
 

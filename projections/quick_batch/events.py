@@ -77,9 +77,8 @@ class TargetStarted:
 
 @attrs.frozen
 class TargetRecorded:
-    """How target `batch` ended: status `success` or `error`, with its exit code.
+    """How target `batch` ended, from what its run folder staged: status `success` or `error`.
 
-    `rejected` marks a brief refused at start (with the validator's `message`).
     `error_code` is the halt_reason when it is a string (or None); any other JSON
     value a payload gave as halt_reason is kept as its JSON text in `error_code_json`.
     `exit_code` and `quality_score` may be JSON text (see `number_field`).
@@ -92,9 +91,29 @@ class TargetRecorded:
     skill_package: str | None = None
     error_code: str | None = None
     quality_score: int | float | str | None = None
-    rejected: bool = False
-    message: str | None = None
     error_code_json: str | None = None
+
+    rejected = False  # not a field: a brief refused at start is a `BriefRejected`
+    message = None
+
+
+@attrs.frozen
+class BriefRejected:
+    """Brief `batch` was refused at start (by the validator, or for a name an earlier brief has):
+    recorded at once as failed, with the exit code its halt_reason maps to; `next` never hands it out."""
+
+    batch: int
+    target: str
+    error_code: str
+    exit_code: int | str
+    message: str | None
+
+    # Not fields: what a brief refused at start shares with a recorded outcome.
+    status = "error"
+    skill_package = None
+    quality_score = None
+    error_code_json = None
+    rejected = True
 
 
 @attrs.frozen
@@ -116,6 +135,7 @@ EVENT_TYPES = (
     EventType("qb.batch_started", 1, BatchStarted),
     EventType("qb.target_started", 1, TargetStarted),
     EventType("qb.target_recorded", 1, TargetRecorded),
+    EventType("qb.brief_rejected", 1, BriefRejected),
     EventType("qb.batch_summarized", 1, BatchSummarized),
 )
 

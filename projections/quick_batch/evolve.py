@@ -9,7 +9,9 @@ from __future__ import annotations
 import attrs
 
 from engine import Event, Projection
-from projections.quick_batch.events import BatchStarted, BatchSummarized, TargetRecorded, TargetStarted
+from projections.quick_batch.events import (
+    BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, TargetStarted,
+)
 from projections.quick_batch.state import Batch
 
 
@@ -23,6 +25,11 @@ def evolve(state: Batch, event: Event) -> Batch:
             key = str(fact.batch)
             state.results[key] = fact
             state.recorded_at[key] = event.at
+            return state
+        case BriefRejected():
+            if state.started is None:
+                return state
+            state.results[str(fact.batch)] = fact
             return state
         case TargetStarted():
             if state.started is None:

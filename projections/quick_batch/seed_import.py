@@ -11,7 +11,7 @@ from typing import Any
 
 from projections.errors import BadInput
 from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, TargetRecorded, number_field,
+    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, number_field,
 )
 from projections.quick_batch.grammar import TargetLine
 
@@ -44,6 +44,11 @@ def _number(value: Any) -> int | float | str | None:
     return number_field(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _target(entry: dict[str, Any]) -> str:
+    target = entry.get("target")
+    return target if isinstance(target, str) else json.dumps(target)
+
+
 def _started(entry: dict[str, Any], targets: dict[int, dict[str, Any]]) -> BatchStarted:
     briefs = entry.get("input_briefs")
     lines = tuple(TargetLine(n, t["target"] if isinstance(t.get("target"), str) else json.dumps(t.get("target")),
@@ -58,19 +63,21 @@ def _started(entry: dict[str, Any], targets: dict[int, dict[str, Any]]) -> Batch
         batch_id=_str(entry.get("batch_id")), targets=lines)
 
 
-def _recorded(n: int, entry: dict[str, Any]) -> TargetRecorded:
+def _recorded(n: int, entry: dict[str, Any]) -> TargetRecorded | BriefRejected:
     success = entry.get("status") == "success"
     reason = entry.get("error_code")
     code = entry.get("exit_code")
+    if entry.get("rejected") and isinstance(reason, str) and _int(code) and entry.get("status") == "error":
+        return BriefRejected(batch=n, target=_target(entry), error_code=reason, exit_code=number_field(code),
+                             message=_str(entry.get("message")))
     return TargetRecorded(
-        batch=n, target=entry["target"] if isinstance(entry.get("target"), str) else json.dumps(entry.get("target")),
+        batch=n, target=_target(entry),
         status="success" if success else (_str(entry.get("status")) or "error"),
         exit_code=number_field(code) if _int(code) else (0 if success else 1),
         skill_package=_str(entry.get("skill_package")),
         error_code=reason if reason is None or isinstance(reason, str) else None,
         error_code_json=None if reason is None or isinstance(reason, str) else json.dumps(reason),
-        quality_score=_number(entry.get("quality_score")), rejected=bool(entry.get("rejected")),
-        message=_str(entry.get("message")))
+        quality_score=_number(entry.get("quality_score")))
 
 
 def _summarized(entry: dict[str, Any]) -> BatchSummarized:

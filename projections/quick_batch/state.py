@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import attrs
 
-from projections.quick_batch.events import BatchStarted, BatchSummarized, TargetRecorded
+from projections.quick_batch.events import BatchStarted, BatchSummarized, BriefRejected, TargetRecorded
 
 
 @attrs.frozen
 class Batch:
     """One run folder's batch.
 
-    `started` is None before the first start. `results` (number -> outcome, a later
+    `started` is None before the first start. `results` (number -> outcome, or the brief refused at start; a later
     one replaces an earlier one), `handed_out` and `recorded_at` (number -> the
     event's time) are owned by the fold: `evolve` fills them in place, for a replay
     that costs O(1) per event, so a state handed to `evolve` must not be read again.
@@ -23,7 +23,7 @@ class Batch:
     """
 
     started: BatchStarted | None = None
-    results: dict[str, TargetRecorded] = attrs.field(factory=dict)
+    results: dict[str, TargetRecorded | BriefRejected] = attrs.field(factory=dict)
     handed_out: dict[str, str] = attrs.field(factory=dict)
     recorded_at: dict[str, str] = attrs.field(factory=dict)
     summary: BatchSummarized | None = None

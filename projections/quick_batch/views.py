@@ -9,10 +9,12 @@ import json
 from typing import Any
 
 from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, TargetRecorded, number_value,
+    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, number_value,
 )
 from projections.quick_batch.grammar import TargetLine
 from projections.quick_batch.state import Batch
+
+Outcome = TargetRecorded | BriefRejected
 
 SUMMARY_STEMS = {WORKFLOW: "quick-skill-batch", CREATE_WORKFLOW: "create-skill-batch"}
 OUTCOME_KEYS = ("batch", "target", "status", "exit_code", "skill_package", "error_code", "quality_score")
@@ -30,7 +32,7 @@ def pending(state: Batch) -> list[TargetLine]:
     return [t for t in state.started.targets if str(t.batch) not in results]
 
 
-def failed(state: Batch) -> list[TargetRecorded]:
+def failed(state: Batch) -> list[Outcome]:
     return [r for r in state.results.values() if r.status != "success"]
 
 
@@ -55,14 +57,14 @@ def target_folder_name(run_dir_name: str, started: BatchStarted, number: int) ->
     return f"{run_dir_name}-{number}"
 
 
-def error_code(result: TargetRecorded) -> Any:
+def error_code(result: Outcome) -> Any:
     """The halt_reason as the payload gave it (any JSON value)."""
     if result.error_code_json is not None:
         return json.loads(result.error_code_json)
     return result.error_code
 
 
-def outcome(result: TargetRecorded) -> dict[str, Any]:
+def outcome(result: Outcome) -> dict[str, Any]:
     """A result as the summary file lists it."""
     return {
         "batch": result.batch, "target": result.target, "status": result.status,
@@ -71,7 +73,7 @@ def outcome(result: TargetRecorded) -> dict[str, Any]:
     }
 
 
-def results(state: Batch) -> list[TargetRecorded]:
+def results(state: Batch) -> list[Outcome]:
     """Every recorded outcome, in batch order."""
     return [state.results[key] for key in sorted(state.results, key=int)]
 
@@ -114,7 +116,7 @@ def start_event(line: TargetLine) -> dict[str, Any]:
     return {"batch": line.batch, "target": line.target, "status": "start"}
 
 
-def end_event(result: TargetRecorded) -> dict[str, Any]:
+def end_event(result: Outcome) -> dict[str, Any]:
     """The target's end event `record` prints."""
     if result.status == "success":
         return {"batch": result.batch, "target": result.target, "status": "done", "exit": 0}
