@@ -13,13 +13,13 @@ from engine import EventLog, Projection, verify
 from projections.catalog import all_types
 from projections.tune import rules
 from projections.tune.audit import CHECKS, LogReport, audit
+from projections.tune.evolve import TUNE
 from projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
     DifficultAdded,
     MemoryKept,
     RunGraded,
-    TuningStarted,
 )
 from cli.tune_report import audit_command
 from tests.clirunner import invoke
@@ -254,3 +254,35 @@ class TestTampering:
         result = invoke("tune", "audit", "--dir", tmp_path)
 
         assert result.code == 3 and "line 41" in result.out
+
+
+def zen_folder_of_the_finished_tuning(target: Path) -> Path:
+    """The finished fixture as zen-finetune keeps it on disk: runs/ (cases, plan, findings), dataset,
+    selection, difficult list and config."""
+    import shutil
+
+    state = EventLog(FINISHED / "events.jsonl", all_types()).replay(TUNE).state
+    shutil.copytree(FINISHED / "runs", target / "runs")
+    bodies = {case.id: orjson.loads(case.body) for case in state.cases}
+    (target / "dataset.json").write_bytes(orjson.dumps({"cases": list(bodies.values())}))
+    (target / "selection.json").write_bytes(orjson.dumps({"batch": [bodies[i] for i in state.selection]}))
+    entries = [{"id": e.case, "reasons": list(e.reasons), "added": e.added, **({"fixed": e.fixed} if e.fixed else {})}
+               for e in state.difficult]
+    (target / "difficult.json").write_bytes(orjson.dumps({"cases": entries}))
+    (target / "config.json").write_bytes(orjson.dumps({"minBatch": 3, "maxBatch": 10, "recheck": 3}))
+    return target
+
+
+class TestImportedTuning:
+    def test_readme_usage_and_audit_work_on_a_log_tune_import_made(self, tmp_path):
+        folder = zen_folder_of_the_finished_tuning(tmp_path / "finetune")
+
+        imported = invoke("tune", "import", folder)
+        readme = invoke("tune", "readme", "--dir", folder, "--stdout")
+        usage = invoke("tune", "usage-report", "--dir", folder)
+        code, body = audited(folder)
+
+        assert imported.code == 0, imported.err
+        assert readme.code == 0 and "**Done: the final check passed (final-run1).**" in readme.out
+        assert usage.code == 0
+        assert code == 0, [check for check in body["checks"] if not check["holds"]]

@@ -323,3 +323,17 @@ class TestGolden:
         result = invoke("tune", "readme", "--dir", folder, "--file", file, "--check", cwd=ROOT)
 
         assert result.code == 0, result.out
+
+
+class TestAnotherLoopsLog:
+    @pytest.mark.parametrize("command", [("readme", "--stdout"), ("usage-report",), ("audit",)])
+    def test_a_quick_batch_log_is_refused_and_left_alone(self, tmp_path, command):
+        (tmp_path / "targets.txt").write_text("alpha\nbeta\n", encoding="utf-8")
+        assert invoke("quick-batch", "start", tmp_path / "targets.txt", "--run-dir", tmp_path / "run").code == 0
+        before = (tmp_path / "run" / "events.jsonl").read_bytes()
+
+        result = invoke("tune", *command, "--dir", tmp_path / "run")
+
+        assert result.code == 1 and "this log is not a tuning's" in result.err
+        assert (tmp_path / "run" / "events.jsonl").read_bytes() == before
+        assert sorted(p.name for p in (tmp_path / "run").iterdir() if p.suffix == ".md") == []

@@ -19,7 +19,7 @@ from projections.tune.evolve import TUNE, evolve
 from projections.tune.halves import Half, half
 from projections.tune.history import history
 from projections.tune.readme_facts import run_calls, run_tokens
-from projections.tune.state import FINAL, RUNS_PER_HALF, TuneState
+from projections.tune.state import FINAL, TuneState
 
 CHECKS = (
     ("log_sound", "the chain and envelope of every line are sound (log verify)"),
@@ -378,5 +378,3 @@ def _duration(first: str | None, last: str | None) -> str:
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
-
-__all__ = ["Audit", "CHECKS", "Check", "LogReport", "RUNS_PER_HALF", "Timeline", "audit"]

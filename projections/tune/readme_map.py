@@ -217,7 +217,8 @@ def left_line(state: TuneState) -> str:
     new_batches = [item for item in ahead(state) if item.kind == "new"]
     parts = []
     if unused:
-        parts.append(f"{plural(unused, 'unused case')} (at least {plural(len(new_batches), 'more batch', 'more batches')})")
+        more = plural(len(new_batches), "more batch", "more batches")
+        parts.append(f"{plural(unused, 'unused case')} (at least {more})")
     else:
         parts.append("no unused case")
     parts.append(f"{plural(opened, 'difficult case')} open" if opened else "no difficult case open")

@@ -13,6 +13,7 @@ from projections.tune.readme_facts import (
     batch_passed,
     code,
     growth_sizes,
+    halves_of,
     numbers_text,
     percent,
     plain,
@@ -69,7 +70,7 @@ def _waiting(runs, what: str) -> str:
 def _progress(state: TuneState) -> str:
     passed = [batch.number for batch in state.batches if batch_passed(state, batch.number)]
     given_up = [batch.number for batch in state.batches
-                if Half.GIVEN_UP in (_halves(state, batch.number))]
+                if Half.GIVEN_UP in halves_of(state, batch.number)]
     parts = []
     if passed:
         parts.append(f"{'Batch' if len(passed) == 1 else 'Batches'} {numbers_text(passed)} passed, both halves")
@@ -84,12 +85,6 @@ def _progress(state: TuneState) -> str:
     open_words = f"{plural(opened, 'difficult case')} open" if opened else "no difficult case open"
     return (f"{'; '.join(parts)}. {selected - unused} of {selected} cases used, {unused} to go; "
             f"{open_words}.")
-
-
-def _halves(state: TuneState, number: int) -> tuple[Half, Half]:
-    from projections.tune.readme_facts import halves_of
-
-    return halves_of(state, number)
 
 
 def plan(state: TuneState) -> str:
@@ -146,12 +141,15 @@ def _order_words(state: TuneState) -> str:
 
 
 def _arithmetic(total: int, min_batch: int, max_batch: int) -> str:
+    """"64 cases growing 3 → 6 → 10 is at least 8 batches: 3 + 6 + 10 × 5 + 5"."""
     sizes = growth_sizes(total, min_batch, max_batch)
-    growth = []
-    for size in sizes:
-        if not growth or (size > growth[-1] and size in (min_batch, max_batch) or size == growth[-1] * 2):
-            if not growth or size != growth[-1]:
-                growth.append(size)
+    if not sizes:
+        return "No case is selected: there is no batch to build."
+    growth, size = [], min_batch
+    for _ in sizes:  # the sizes the rule gives, before the last batch takes what is left
+        if not growth or growth[-1] != size:
+            growth.append(size)
+        size = min(max_batch, size * 2)
     terms, index = [], 0
     while index < len(sizes):
         run = 1
