@@ -17,6 +17,7 @@ from projections.quick_batch.events import (
 )
 from projections.quick_batch.evolve import evolve, projection
 from projections.quick_batch.exit_codes import BUILT_IN, codes_for, exit_code_map
+from projections.quick_batch.seed_import import events_of_seed_lines
 from projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line, parse_text
 from projections.quick_batch.state import Batch
 
@@ -269,3 +270,25 @@ class TestExitCodes:
     def test_without_a_map_the_workflows_built_in_one_is_used(self):
         assert codes_for("skf-create-skill", None)["halted-for-brief-refinement"] == 6
         assert codes_for("skf-quick-skill", {"x": 1}) == {"x": 1}
+
+
+class TestSeedImport:
+    @given(st.binary())
+    def test_any_bytes_give_events_or_bad_input(self, data):
+        try:
+            events = events_of_seed_lines(data, "r")
+        except BadInput:
+            return
+        assert isinstance(events[0], BatchStarted)
+
+    def test_the_last_outcome_of_a_target_counts_and_a_torn_line_is_skipped(self):
+        data = (b'{"event":"start","input_file":"/t","fail_fast":true}\n'
+                b'{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null}\n'
+                b'{"event":"result","batch":1,"target":"a","status":"error","exit_code":3,"error_code":"x"}\n'
+                b'{"event":"result","batch":1,"target":"a","status":"success","exit_code":0,"quality_score":9}\n'
+                b'{"event":"result","batch":1,"ta')
+
+        state = given_events(*events_of_seed_lines(data, "r"))
+
+        assert views.end_event(state.results["1"]) == {"batch": 1, "target": "a", "status": "done", "exit": 0}
+        assert state.started.fail_fast is True

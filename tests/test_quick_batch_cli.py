@@ -107,6 +107,17 @@ class TestStartNextRecordSummarize:
 
         assert json.loads(result.out)["exit"] == 42
 
+    def test_exit_codes_given_at_start_are_kept_for_the_batch(self, tmp_path):
+        (tmp_path / "t.txt").write_text("a\n")
+        (tmp_path / "envelope.json").write_text('{"$defs":{"skf-envelope":{"const":{"exit_codes":{"odd":17}}}}}')
+        qb("start", "t.txt", "--run-dir", "r", "--exit-codes", "envelope.json", cwd=tmp_path)
+        qb("next", "--run-dir", "r", cwd=tmp_path)
+        (tmp_path / "r/r-1/halt.json").write_text('{"halt_reason":"odd"}')
+
+        result = qb("record", "--run-dir", "r", "--batch", "1", cwd=tmp_path)
+
+        assert json.loads(result.out)["exit"] == 17
+
     def test_a_clean_summary_archives_the_log_beside_it_and_removes_the_run_folder(self, batch):
         for number in (1, 2):
             qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)

@@ -17,7 +17,7 @@ MUST_MEET = [
     '"status":"record"',  # a staged payload found after a compaction
     '"resumed":true', '"resumed":false', '"fail_fast_triggered":true', '"fail_fast_triggered":false',
     "summary_write_failed", "-2.json", "still pending", "staged neither", "maps to no exit code",
-    "holds no JSON object", "is not UTF-8 text", "holds the batch of", "has no target",
+    "holds no JSON object", "cannot be created: File exists", "is not UTF-8 text", "holds the batch of", "has no target",
     '"error_code":"brief-missing"', '"error_code":"brief-malformed"', '"error_code":"brief-invalid"',
     "both would compile into one skill folder", "no skill-brief.yaml under", '"status":"done","exit":0',
     '"quality_score": 87', '"quality_score": null', '"status": "partial"', '"status": "failed"',

@@ -182,6 +182,9 @@ def drive(rng: random.Random, do: Actions, run_dir: str, reasons: list[str], out
             do.cmd(["record", "--run-dir", run_dir, "--batch", str(number)])
         if rng.random() < 0.2:
             do.cmd(["record", "--run-dir", run_dir, "--batch", str(number)])  # twice: the same event
+        if rng.random() < 0.04 and number in folders:
+            # a file where the next target's run folder goes: next cannot create it
+            do.write(folders[number][: -len(str(number))] + str(number + 1), b"in the way")
         if rng.random() < 0.1:
             do.cmd(["record", "--run-dir", run_dir, "--batch", str(rng.choice([0, 99, -1]))])
         if rng.random() < 0.1:
