@@ -103,6 +103,7 @@ class Scan:
         prev_physical = self.start.hash
         stop = self.stop_seq
         fast = not self.check_ids and self.decode
+        first_at = self.first_at
         previous_bad = False  # the line before this one was skipped: its link cannot be checked
         skipped = 0  # lines skipped since the last folded event
         for block in reader.blocks():
@@ -139,8 +140,8 @@ class Scan:
                         pass  # the full checks below count it as bad data
                     else:
                         last_seq, last_hash, last_at = seq, digest, at
-                        if self.first_at is None:
-                            self.first_at = at
+                        if first_at is None:
+                            first_at = self.first_at = at
                         yield new_event(seq, type_, v, at, id_, domain)
                         continue
                 skipped += 1
@@ -183,8 +184,8 @@ class Scan:
                 previous_bad, skipped = False, 0
                 event = self._decode(number, obj)
                 last_seq, last_hash, last_at = seq, digest, obj["at"]
-                if self.first_at is None:
-                    self.first_at = last_at
+                if first_at is None:
+                    first_at = self.first_at = last_at
                 if event is not None:
                     yield event
             offset = reader.end

@@ -1,0 +1,96 @@
+"""`python -m bench`: every case side by side with its baseline, one table, exit 0 when every row passes.
+
+Inputs are generated in a temporary folder that is removed afterwards. `--quick`
+runs smaller sizes (for CI), `--json` prints the rows as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from bench.domain_cases import process_rows, quick_batch_rows, tune_rows
+from bench.engine_cases import append_rows, replay_rows
+from bench.measure import Row
+
+FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
+FULL_APPENDS, QUICK_APPENDS = 100, 20
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_EVENTS:,} events instead of {FULL_EVENTS:,}")
+    parser.add_argument("--json", action="store_true", help="the rows as one JSON object on stdout")
+    parser.add_argument("--events", type=int, help="the log length of the replay cases (overrides the mode)")
+    parser.add_argument("--appends", type=int, help="commands in the append cases (overrides the mode)")
+    parser.add_argument("--repeats", type=int, help="repetitions of each side (median)")
+    parser.add_argument("--only", choices=["engine", "domain", "process"], action="append",
+                        help="run only these groups of rows")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    events = args.events or (QUICK_EVENTS if args.quick else FULL_EVENTS)
+    appends = args.appends or (QUICK_APPENDS if args.quick else FULL_APPENDS)
+    repeats = args.repeats or (3 if args.quick else 5)
+    process_repeats = args.repeats or (5 if args.quick else 9)
+    groups = set(args.only or ["engine", "domain", "process"])
+    began = time.monotonic()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="batchlog-bench-") as temp:
+        folder = Path(temp)
+        steps: list[tuple[str, Callable[[], list[Row]]]] = [
+            ("engine", lambda: replay_rows(folder, events, repeats)),
+            ("engine", lambda: append_rows(folder, appends, repeats)),
+            ("domain", lambda: tune_rows(folder, events, repeats)),
+            ("domain", lambda: quick_batch_rows(folder, events, repeats)),
+            ("process", lambda: process_rows(folder, process_repeats)),
+        ]
+        for group, step in steps:
+            if group in groups:
+                rows.extend(step())
+                if not args.json:
+                    print(f"  … {len(rows)} rows, {time.monotonic() - began:.0f}s", file=sys.stderr)
+    elapsed = time.monotonic() - began
+    if args.json:
+        print(orjson.dumps({"rows": [row.as_dict() for row in rows], "passed": all(_ok(r) for r in rows),
+                            "machine": machine(), "date": datetime.date.today().isoformat(),
+                            "seconds": round(elapsed, 1), "events": events}).decode())
+    else:
+        print(table(rows))
+        print(f"\n{machine()}, {datetime.date.today().isoformat()}, {elapsed:.0f}s")
+    return 0 if all(_ok(row) for row in rows) else 1
+
+
+def _ok(row: Row) -> bool:
+    return row.passed or row.skipped
+
+
+def machine() -> str:
+    import os
+
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}"
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as a Markdown table: case, batchlog, baseline, ratio, target, pass/fail."""
+    lines = ["| case | batchlog | baseline | ratio | target | result |", "| --- | ---: | ---: | ---: | --- | --- |"]
+    for row in rows:
+        ratio = "–" if row.ratio is None else f"{row.ratio:.3f}×"
+        result = f"skipped: {row.note}" if row.skipped else ("pass" if row.passed else "FAIL")
+        lines.append(f"| {row.case} | {_figure(row.batchlog)} {row.unit} | {_figure(row.baseline)} {row.unit} | "
+                     f"{ratio} | {row.target} | {result} |")
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""The benchmark suite runs end to end at tiny sizes and prints one well-formed table (ratios are not asserted)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from bench.measure import Row, side_by_side
+from bench.run import main, table
+
+TINY = ["--quick", "--events", "400", "--appends", "3", "--repeats", "1"]
+COLUMNS = ["case", "batchlog", "baseline", "ratio", "target", "result"]
+
+
+def _cells(line: str) -> list[str]:
+    assert line.startswith("| ") and line.endswith(" |")
+    return [cell.strip() for cell in line[2:-2].split(" | ")]
+
+
+class TestQuickRun:
+    def test_prints_one_table_with_every_row_and_an_exit_code(self, capsys):
+        code = main(TINY)
+
+        out = capsys.readouterr().out
+        lines = [line for line in out.splitlines() if line.startswith("|")]
+        assert _cells(lines[0]) == COLUMNS
+        assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
+        rows = [_cells(line) for line in lines[2:]]
+        assert len(rows) == 11
+        for case, ours, baseline, ratio, target, result in rows:
+            assert case and target
+            assert result in ("pass", "FAIL") or result.startswith("skipped: ")
+            if not result.startswith("skipped"):
+                assert ratio.endswith("×") and float(ratio[:-1]) >= 0
+        assert code == (0 if all(r[5] != "FAIL" for r in rows) else 1)
+
+    def test_json_gives_the_same_rows_as_data(self, capsys):
+        code = main([*TINY, "--json", "--only", "engine"])
+
+        report = orjson.loads(capsys.readouterr().out)
+        assert [row["case"] for row in report["rows"]][0].startswith("full replay of 400 events")
+        assert len(report["rows"]) == 6
+        assert report["passed"] is (code == 0)
+        assert {"machine", "date", "seconds", "events"} <= report.keys()
+
+
+class TestRow:
+    @pytest.mark.parametrize(
+        ("ours", "baseline", "high", "low", "passed"),
+        [(1.0, 1.0, 1.5, 0.0, True), (2.0, 1.0, 1.5, 0.0, False), (0.95, 1.0, 1.1, 0.9, True),
+         (0.8, 1.0, 1.1, 0.9, False)],
+    )
+    def test_passes_when_the_ratio_is_within_its_target(self, ours, baseline, high, low, passed):
+        assert Row("case", ours, baseline, "s", high, low).passed is passed
+
+    def test_a_row_without_figures_is_skipped_and_says_why(self):
+        row = Row("seed row", None, None, "s", 1.0, note="seed not found: /x")
+
+        assert row.skipped and not row.passed
+        assert "skipped: seed not found: /x" in table([row])
+
+
+def test_side_by_side_alternates_and_returns_medians():
+    calls: list[str] = []
+
+    side_by_side(lambda: calls.append("ours"), lambda: calls.append("base"), 4)
+
+    assert calls == ["ours", "base", "base", "ours", "ours", "base", "base", "ours"]
