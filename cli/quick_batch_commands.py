@@ -69,9 +69,10 @@ def start(args: argparse.Namespace) -> dict[str, Any]:
 def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None) -> dict[str, Any]:
     path = os.path.abspath(file)  # absolute: a start run again from another folder finds the same batch
     log = io.open_log(run_dir)
+    resuming = log.exists()  # the file is read only for a new batch, as the seed does
     try:
         targets = ()
-        if log.exists():
+        if resuming:
             io.refuse_foreign_log(log)
             decide.require_batch(log.replay(projection()).state, run_dir.as_posix())
         else:
@@ -86,7 +87,7 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
     moment = engine.now_datetime()
 
     def start_batch(state: Batch) -> list[Any]:
-        if state.started is None and not targets and log.exists():
+        if resuming:
             decide.require_batch(state, run_dir.as_posix())
         return decide.start_batch(state, input_file=path, targets=targets, fail_fast=fail_fast, moment=moment,
                                   run_dir=run_dir.as_posix(), exit_codes=codes)

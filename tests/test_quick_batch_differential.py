@@ -1,5 +1,6 @@
 """The differential test of issue 7: skf-quick-batch.py and `batchlog quick-batch` driven through
-the same generated scenarios give the same lines, exit codes, summary files and files on disk."""
+the same generated scenarios give the same lines, exit codes, summary files and files on disk;
+and every batch the seed leaves, taken over with `import`, goes on as the seed goes on."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def seed():
 
 def test_seed_and_batchlog_agree_on_every_generated_scenario(seed, tmp_path):
     began = time.monotonic()
-    commands = archived = 0
+    commands = archived = imports = 0
     problems: list[str] = []
     seen: list[str] = []
     for number in range(SCENARIOS):
@@ -45,13 +46,14 @@ def test_seed_and_batchlog_agree_on_every_generated_scenario(seed, tmp_path):
         work.mkdir()
         report = run_scenario(number, work, seed, scenario)
         commands, archived = commands + report.commands, archived + report.archived
+        imports += report.imports
         problems += report.problems
         seen.append(report.seed_text)
 
-    print(f"\n{SCENARIOS} scenarios, {commands} commands, {archived} logs archived, "
+    print(f"\n{SCENARIOS} scenarios, {commands} commands, {archived} logs archived, {imports} seed batches imported, "
           f"{time.monotonic() - began:.1f}s")
     assert not problems, "\n".join(problems[:10]) + f"\n({len(problems)} differences)"
     text = "".join(seen)
     assert [marker for marker in MUST_MEET if marker not in text] == []
     assert commands > 8 * SCENARIOS
-    assert archived > 0
+    assert archived > 0 and imports > SCENARIOS // 2

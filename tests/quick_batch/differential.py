@@ -153,8 +153,38 @@ def archived_logs(root: Path) -> tuple[int, list[str]]:
 class Report:
     commands: int
     archived: int
+    imports: int
     problems: list[str]
     seed_text: str  # everything the seed printed and every summary it wrote, for the coverage check
+
+
+def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> tuple[int, list[str]]:
+    """Each batch the seed left (batch.jsonl), a torn line sometimes added, taken over by
+    `batchlog quick-batch import`: the next `next` and `summarize` agree with the seed's own."""
+    problems = []
+    states = sorted(root.rglob("batch.jsonl"))
+    for index, state in enumerate(states):
+        run = state.parent.relative_to(root).as_posix()
+        if number % 2:
+            with open(state, "ab") as fh:
+                fh.write(b'{"event":"result","batch":1,"tar')  # a write cut short
+        other = work / f"imported{index}"
+        shutil.copytree(root, other)
+        code = invoke("quick-batch", "import", "--run-dir", run, cwd=other).code
+        if code != 0:
+            problems.append(f"scenario {number}: import of {run} exited {code}")
+            continue
+        for argv in (["next", "--run-dir", run], ["summarize", "--run-dir", run, "--output-dir", "imported-out"]):
+            theirs = seed.run(argv, root, EPOCH)
+            env = {"BATCHLOG_CLOCK": "2026-12-02T16:00:00Z"}
+            result = invoke("quick-batch", *argv, env=env, cwd=other)
+            mine = Outcome(result.code, result.out, result.err)
+            if _normal(theirs) != _normal(mine):
+                problems.append(f"scenario {number}: after import, {argv}:\n  seed:     {theirs}\n  batchlog: {mine}")
+        if tree(root / "imported-out", ours=False) != tree(other / "imported-out", ours=True):
+            problems.append(f"scenario {number}: after import of {run}, the summaries differ")
+        shutil.rmtree(other)
+    return len(states), problems
 
 
 def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report:
@@ -164,6 +194,7 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report
     recorder = Recorder(root, seed)
     scenario(number, recorder)
     seed_tree = tree(root, ours=False)
+    imports, imported = imported_batches(number, root, work, seed)
     shutil.rmtree(root)
     root.mkdir()
     ours = replay(recorder.steps, root)
@@ -179,9 +210,10 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report
         changed = sorted(k for k in set(seed_tree) & set(ours_tree) if seed_tree[k] != ours_tree[k])
         problems.append(f"scenario {number}: files differ: only seed {only_seed}, only batchlog {only_ours}, "
                         f"content {changed}")
+    problems += imported
     archived, bad = archived_logs(root)
     problems += [f"scenario {number}: {why}" for why in bad]
     shutil.rmtree(root, ignore_errors=True)
     text = "".join(o.out + o.err for o in recorder.outcomes) + "".join(
         v.decode("utf-8", "replace") for k, v in seed_tree.items() if v and "-batch-" in k and k.endswith(".json"))
-    return Report(len(commands), archived, problems, text)
+    return Report(len(commands), archived, imports, problems, text)
