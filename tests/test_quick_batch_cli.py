@@ -257,3 +257,14 @@ class TestStatusAndImport:
         assert again.code == 1 and "already exists" in again.err
         assert json.loads(handed.out)["target"] == "b"
         assert invoke("log", "verify", run / "events.jsonl").code == 0
+
+
+class TestFixture:
+    def test_the_bundled_batch_in_progress_shows_its_place(self):
+        run = Path(__file__).parents[1] / "fixtures/quick_batch/skf-quick-skill-demo"
+
+        data = json.loads(invoke("quick-batch", "status", "--run-dir", run, "--json").out)
+
+        assert (data["succeeded"], data["failed"], data["pending"]) == (1, 1, 2)
+        assert data["in_progress"]["target"] == "https://github.com/foo/bar@2.1.0-beta"
+        assert [t["seconds"] for t in data["targets"]] == [216.0, 77.0, None, None]

@@ -72,9 +72,10 @@ def progress_text(data: dict[str, Any]) -> str:
     current = data["in_progress"]
     head.append("in progress: " + ("none" if current is None
                                    else f"{current['batch']} {current['target']} since {current['since']}"))
+    places = [row["status"] if row["status"] != "fail" else f"fail {row['exit_code']} {row['error_code']}"
+              for row in data["targets"]]
     width = max((len(str(r["target"])) for r in data["targets"]), default=6)
-    rows = []
-    for row in data["targets"]:
-        status = row["status"] if row["status"] != "fail" else f"fail {row['exit_code']} {row['error_code']}"
-        rows.append(f"  {row['batch']:>4}  {row['target']:<{width}}  {status:<12}  {_took(row)}")
+    place_width = max((len(p) for p in places), default=7)
+    rows = [f"  {row['batch']:>4}  {row['target']:<{width}}  {place:<{place_width}}  {_took(row)}"
+            for row, place in zip(data["targets"], places, strict=True)]
     return "\n".join(head + rows)
