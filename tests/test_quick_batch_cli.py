@@ -9,7 +9,11 @@ import pytest
 
 from tests.clirunner import invoke
 
-SCHEMA = Path("/work/shared/seeds/extracted/schemas/skill-brief.v1.json")
+# A small brief schema of our own (users give skill-forge's skill-brief.v1.json).
+BRIEF_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["name", "version"],
+    "properties": {"name": {"type": "string", "pattern": "^[a-z0-9-]+$"}, "version": {"type": "string"}},
+}
 CLOCK = {"BATCHLOG_CLOCK": "2026-12-02T16:00:00Z"}
 VALID_BRIEF = """name: {name}
 version: 1.2.3
@@ -21,6 +25,13 @@ created: "2026-01-02"
 created_by: someone
 scope: {{type: full-library, include: [], exclude: [], notes: ""}}
 """
+
+
+@pytest.fixture
+def schema(tmp_path):
+    path = tmp_path / "brief.schema.json"
+    path.write_text(json.dumps(BRIEF_SCHEMA))
+    return path
 
 
 def qb(*args, cwd, env=None):
@@ -188,6 +199,15 @@ class TestRefusals:
 
 
 class TestBriefs:
+    def test_a_brief_the_schema_refuses_is_named_with_its_field(self, tmp_path, schema):
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b/skill-brief.yaml").write_text("name: Bad Name\nversion: 1\n")
+
+        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", schema, cwd=tmp_path)
+
+        assert json.loads(result.out)["rejected"][0]["message"] == \
+            "Brief validation failed: name: 'Bad Name' does not match '^[a-z0-9-]+$'"
+
     def briefs(self, root: Path) -> None:
         for place, name in (("b/one", "alpha"), ("b/two", "alpha"), ("b/.hidden", "beta")):
             (root / place).mkdir(parents=True)
@@ -203,20 +223,20 @@ class TestBriefs:
         assert json.loads(result.err)["halt_reason"] == "helper-missing"
         assert not (tmp_path / "rr").exists()
 
-    def test_a_same_name_brief_is_recorded_at_once_and_hidden_folders_are_left_out(self, tmp_path):
+    def test_a_same_name_brief_is_recorded_at_once_and_hidden_folders_are_left_out(self, tmp_path, schema):
         self.briefs(tmp_path)
 
-        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", SCHEMA, cwd=tmp_path)
+        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", schema, cwd=tmp_path)
 
         answer = json.loads(result.out)
         assert answer["input_briefs"] == [f"{tmp_path}/b/one/skill-brief.yaml", f"{tmp_path}/b/two/skill-brief.yaml"]
         assert [(r["batch"], r["error_code"]) for r in answer["rejected"]] == [(2, "brief-invalid")]
         assert answer["batch_dir"].startswith("rr/skf-create-skill-batch-")
 
-    def test_the_schema_can_come_from_the_environment_and_a_resume_needs_none(self, tmp_path, monkeypatch):
+    def test_the_schema_can_come_from_the_environment_and_a_resume_needs_none(self, tmp_path, monkeypatch, schema):
         self.briefs(tmp_path)
         first = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path,
-                   env={"BATCHLOG_BRIEF_SCHEMA": str(SCHEMA)})
+                   env={"BATCHLOG_BRIEF_SCHEMA": str(schema)})
         monkeypatch.delenv("BATCHLOG_BRIEF_SCHEMA", raising=False)
 
         again = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path)
@@ -268,3 +288,18 @@ class TestFixture:
         assert (data["succeeded"], data["failed"], data["pending"]) == (1, 1, 2)
         assert data["in_progress"]["target"] == "https://github.com/foo/bar@2.1.0-beta"
         assert [t["seconds"] for t in data["targets"]] == [216.0, 77.0, None, None]
+
+
+class TestConcurrency:
+    def test_racing_nexts_hand_the_target_out_once(self, batch):
+        import subprocess
+        import sys
+
+        command = [sys.executable, "-m", "cli.main", "quick-batch", "next", "--run-dir", "runs/skf-quick-skill-1"]
+        racers = [subprocess.Popen(command, cwd=batch, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                  for _ in range(4)]
+        outs = {racer.communicate(timeout=60)[0] for racer in racers}
+
+        assert len(outs) == 1 and b'"batch":1' in outs.pop()
+        types = [json.loads(line)["type"] for line in log_bytes(batch).splitlines()]
+        assert types == ["qb.batch_started", "qb.target_started"]

@@ -8,16 +8,21 @@ they are against batchlog, so both meet the very same inputs.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any, Protocol
 
-SEEDS = Path("/work/shared/seeds/extracted")
+# The seeds lie beside the checkout (../shared/seeds/extracted), or where BATCHLOG_SEEDS says.
+SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[3] / "shared/seeds/extracted")
 EPOCH = 1796227200  # 2026-12-02T16:00:00Z
 
 
 def _reasons(name: str) -> list[str]:
-    schema = json.loads((SEEDS / "schemas" / name).read_text(encoding="utf-8"))
+    path = SEEDS / "schemas" / name
+    if not path.is_file():
+        return []  # no seeds here: the differential test is skipped
+    schema = json.loads(path.read_text(encoding="utf-8"))
     return list(schema["$defs"]["skf-envelope"]["const"]["exit_codes"])
 
 
