@@ -15,11 +15,12 @@ from projections.quick_batch.events import BatchStarted, BatchSummarized, BriefR
 class Batch:
     """One run folder's batch.
 
-    `started` is None before the first start. `results` (number -> outcome, or the brief refused at start; a later
-    one replaces an earlier one), `handed_out` and `recorded_at` (number -> the
-    event's time) are owned by the fold: `evolve` fills them in place, for a replay
-    that costs O(1) per event, so a state handed to `evolve` must not be read again.
-    `in_progress` is the target `next` handed out last and not yet recorded.
+    `started` is None before the first start. `results`: number -> how the target
+    ended (a later outcome replaces an earlier one), or the brief refused at start.
+    `handed_out` (number -> time of the first hand-out, in the order of the latest
+    one) and `recorded_at` (number -> time of the outcome). The three maps are owned
+    by the fold: `evolve` fills them in place, so a replay costs O(1) per event; a
+    state handed to `evolve` must not be read again (the engine never does).
     """
 
     started: BatchStarted | None = None

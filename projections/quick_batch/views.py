@@ -32,10 +32,6 @@ def pending(state: Batch) -> list[TargetLine]:
     return [t for t in state.started.targets if str(t.batch) not in results]
 
 
-def failed(state: Batch) -> list[Outcome]:
-    return [r for r in state.results.values() if r.status != "success"]
-
-
 def stopped_early(state: Batch) -> bool:
     """--fail-fast was given and a target failed."""
     assert state.started is not None
