@@ -20,7 +20,7 @@ class Batch:
     `handed_out` (number -> time of the first hand-out, in the order of the latest
     one) and `recorded_at` (number -> time of the outcome). The three maps are owned
     by the fold: `evolve` fills them in place, so a replay costs O(1) per event; a
-    state handed to `evolve` must not be read again (the engine never does).
+    state handed to `evolve` must not be read again (`Appended.before` shows the state after).
     """
 
     started: BatchStarted | None = None
