@@ -78,10 +78,12 @@ class ZenFolder:
         (self.root / "finetune" / "runs").mkdir(parents=True, exist_ok=True)
         self._written: dict[Path, str] = {}
 
-    def lay_out(self, history: History, *, dataset: object = None, config: object = None) -> None:
+    def lay_out(self, history: History, *, dataset: object = None, config: object = None,
+                plans: dict[int, str] | None = None) -> None:
         """Write what batch.mjs reads for `history` (only the files that changed since the last call).
 
-        `dataset`/`config`: the raw file contents to write instead of ones derived from the history.
+        `dataset`/`config`: the raw file contents to write instead of ones derived from the history;
+        `plans`: plan.json texts by batch number (else a plan.json holding the batch and its size).
         """
         finetune = self.root / "finetune"
         files = {
@@ -101,10 +103,14 @@ class ZenFolder:
         for number, ids in history.batches.items():
             run = finetune / "runs" / f"batch{pad(number)}-nomem-run1"
             files[run / "cases.json"] = js_json({"batch": [by_id.get(i, {"id": i}) for i in ids]})
-            files[run / "plan.json"] = js_json({"batch": number, "size": history.sizes.get(number)})
+            files[run / "plan.json"] = (plans or {}).get(number) or js_json(
+                {"batch": number, "size": history.sizes.get(number)})
         for name, verdict in history.runs:
             run = finetune / "runs" / name
             run.mkdir(parents=True, exist_ok=True)
+            match = RUN_NAME.fullmatch(name)
+            if match and int(match[1]) in history.batches and run / "cases.json" not in files:
+                files[run / "cases.json"] = files[finetune / "runs" / f"batch{match[1]}-nomem-run1" / "cases.json"]
             if verdict:
                 files[run / "findings.md"] = f"# Findings\n\n## {verdict}\n\nwritten by tests/zenfolder.py\n"
         for path, text in files.items():
