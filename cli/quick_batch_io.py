@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import EventLog
+from engine.snapshot import open_log as snapshot_log
 from projections.errors import BadInput, Refused, WrongLog
 from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD, Staged
 from projections.quick_batch.events import REGISTRY, TYPE_PREFIX
@@ -105,7 +106,8 @@ def clear_folder_but_log(run_dir: Path) -> None:
 
 
 def open_log(run_dir: Path) -> EventLog:
-    return EventLog(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
+    """The batch's log, with snapshots (`events.jsonl.snap/`, written once a batch is long)."""
+    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
 
 
 def refuse_foreign_log(log: EventLog) -> None:

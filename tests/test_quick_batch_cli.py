@@ -303,3 +303,21 @@ class TestConcurrency:
         assert len(outs) == 1 and b'"batch":1' in outs.pop()
         types = [json.loads(line)["type"] for line in log_bytes(batch).splitlines()]
         assert types == ["qb.batch_started", "qb.target_started"]
+
+
+class TestSnapshots:
+    def test_a_long_batch_answers_the_same_from_its_snapshot(self, tmp_path):
+        (tmp_path / "t.txt").write_text("".join(f"target{n}\n" for n in range(150)))
+        qb("start", "t.txt", "--run-dir", "r", cwd=tmp_path)
+        for n in range(1, 121):
+            qb("next", "--run-dir", "r", cwd=tmp_path)
+            (tmp_path / f"r/r-{n}/halt.json").write_text('{"halt_reason":"user-cancelled"}')
+            qb("record", "--run-dir", "r", "--batch", str(n), cwd=tmp_path)
+        from_snapshot = qb("status", "--run-dir", "r", "--json", cwd=tmp_path).out
+        assert list((tmp_path / "r/events.jsonl.snap").iterdir())
+
+        import shutil
+
+        shutil.rmtree(tmp_path / "r/events.jsonl.snap")
+        assert qb("status", "--run-dir", "r", "--json", cwd=tmp_path).out == from_snapshot
+        assert json.loads(from_snapshot)["failed"] == 120

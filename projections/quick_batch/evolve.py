@@ -47,6 +47,17 @@ def evolve(state: Batch, event: Event) -> Batch:
             raise TypeError(f"the quick batch has no fold for {event.type}")
 
 
+_VERSION: list[str] = []
+
+
 def projection() -> Projection:
-    """The fold with a fresh initial state (the fold fills a state's maps in place)."""
-    return Projection("quick-batch", Batch(), evolve, version="qb-1")
+    """The fold with a fresh initial state (the fold fills a state's maps in place).
+
+    Its version, which keys snapshots, is a hash of the modules that decide the state.
+    """
+    if not _VERSION:
+        from engine.snapshot import code_version
+
+        _VERSION.append(code_version("projections.quick_batch.events", "projections.quick_batch.grammar",
+                                     "projections.quick_batch.state", "projections.quick_batch.evolve"))
+    return Projection("quick-batch", Batch(), evolve, version=_VERSION[0], state_type=Batch)

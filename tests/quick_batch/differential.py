@@ -3,7 +3,7 @@
 Both run in the same absolute folder (the seed's tree is moved aside first), so
 absolute paths and the briefs' folder hash are the same; the clock is pinned to
 the same instant on both sides. What may differ: the state file (batch.jsonl
-against events.jsonl and its lock) and the log archived beside a summary.
+against events.jsonl, its lock and its snapshots) and the log archived beside a summary.
 """
 
 from __future__ import annotations
@@ -123,6 +123,8 @@ def tree(root: Path, ours: bool) -> dict[str, bytes | None]:
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
         name = path.name
+        if ours and "events.jsonl.snap" in rel:
+            continue  # batchlog's snapshots of a long batch's state
         if path.is_dir():
             found[rel + "/"] = None
         elif name == "batch.jsonl" and not ours:
