@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("status", help="targets done, failed, pending and in progress, with their times")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--at", type=int, default=None, metavar="SEQ", help="the batch as the log stood after event SEQ")
     p = sub.add_parser("import", help="turn a skf-quick-batch.py batch.jsonl into events.jsonl")
     p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
     return parser
@@ -119,7 +120,7 @@ def _run(args: argparse.Namespace) -> int:
     elif args.cmd == "status":
         from cli.quick_batch_status import status
 
-        print(status(Path(args.run_dir), args.json), file=sys.stdout)
+        print(status(Path(args.run_dir), args.json, args.at), file=sys.stdout)
     else:
         from cli.quick_batch_status import import_seed_batch
 

@@ -14,10 +14,10 @@ from projections.quick_batch.seed_import import events_of_seed_lines
 from projections.quick_batch.state import Batch
 
 
-def status(run_dir: Path, as_json: bool) -> str:
+def status(run_dir: Path, as_json: bool, at: int | None = None) -> str:
     log = io.open_log(run_dir)
     io.require_log(log, run_dir)
-    state = log.replay(projection()).state
+    state = log.replay(projection(), at=at).state
     decide.require_batch(state, run_dir.as_posix())
     data = progress.progress(state, run_dir.as_posix())
     return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)

@@ -257,6 +257,13 @@ class TestStatusAndImport:
         text = qb("status", "--run-dir", "runs/skf-quick-skill-1", cwd=batch).out
         assert "in progress: 1 cognee@0.5.0 since 2026-12-02T16:00:00.000Z" in text
 
+    def test_status_at_a_seq_shows_the_batch_as_it_stood_then(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        data = json.loads(qb("status", "--run-dir", "runs/skf-quick-skill-1", "--json", "--at", "1", cwd=batch).out)
+
+        assert data["in_progress"] is None and data["pending"] == 2
+
     def test_import_takes_over_a_seed_batch_torn_line_included(self, tmp_path):
         run = tmp_path / "skf-quick-skill-7"
         run.mkdir()
