@@ -10,6 +10,7 @@ from hashlib import sha256
 
 import attrs
 
+from engine.chain import GENESIS
 from engine.lines import LineReader
 from engine.registry import Registry
 from engine.scan import Problem, Scan
@@ -93,6 +94,13 @@ def verify(path: str | os.PathLike, registry: Registry, since: Receipt | None = 
 def _since_problems(path: str | os.PathLike, receipt: Receipt) -> list[Problem]:
     """The receipt's event must still be line `seq`, hashing the same."""
     import orjson
+
+    if receipt.seq == 0:
+        # A receipt of an empty log: any log grew from it (its first `prev` is the
+        # genesis hash, which the scan checks), unless the receipt names another hash.
+        if receipt.hash != GENESIS:
+            return [Problem(1, "receipt_mismatch", "the receipt of an empty log must hold the hash of nothing")]
+        return []
 
     for number, line in enumerate(LineReader(path), start=1):
         if number < receipt.seq:

@@ -134,8 +134,6 @@ class TestVerifySince:
 
         assert result.code == 2 and "not a receipt" in result.err
 
-    @pytest.mark.xfail(strict=True, reason="engine/verify.py: a receipt of an empty log (seq 0) is compared "
-                                           "with line 1 once the log has grown, so it always fails")
     def test_a_receipt_of_an_empty_log_holds_once_it_grows(self, tmp_path):
         empty = tmp_path / "empty"
         empty.mkdir()

@@ -19,8 +19,9 @@ import attrs
 
 from projections.tune.js_json import js_json
 from projections.tune.rules import RUN_NAME, History, node_dirname, pad
+from tests.seeds import BATCH_MJS, require
 
-SEED_SCRIPT = Path("/work/shared/seeds/extracted/batch.mjs")
+SEED_SCRIPT = BATCH_MJS
 SCRIPT_IN_ROOT = Path(".github/skills/zen-finetune/scripts/batch.mjs")
 NODE = shutil.which("node")
 NODE_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}  # a root-collation locale: V8 maps C to en-US
@@ -74,6 +75,7 @@ class ZenFolder:
         self.root = Path(root)
         self.script = self.root / SCRIPT_IN_ROOT
         self.script.parent.mkdir(parents=True, exist_ok=True)
+        require(SEED_SCRIPT)
         shutil.copyfile(SEED_SCRIPT, self.script)
         (self.root / "finetune" / "runs").mkdir(parents=True, exist_ok=True)
         self._written: dict[Path, str] = {}

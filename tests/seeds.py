@@ -1,0 +1,26 @@
+"""Where the seed scripts lie: ../shared/seeds/extracted beside the checkout, or $BATCHLOG_SEEDS.
+
+The differential tests need them. On a machine without them the tests skip,
+unless BATCHLOG_REQUIRE_SEEDS is set (CI sets it), and then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
+BATCH_MJS = SEEDS / "batch.mjs"
+QUICK_BATCH_PY = SEEDS / "skf-quick-batch.py"
+
+
+def require(path: Path) -> None:
+    """Skip (or, with BATCHLOG_REQUIRE_SEEDS set, fail) when the seed file `path` is missing."""
+    if path.is_file():
+        return
+    message = f"the seed {path.name} is not at {path}: put ../shared beside the checkout or set BATCHLOG_SEEDS"
+    if os.environ.get("BATCHLOG_REQUIRE_SEEDS"):
+        pytest.fail(message)
+    pytest.skip(message)
