@@ -92,6 +92,8 @@ class BriefValidator:
             brief = self._yaml.safe_load(text)
         except self._yaml.YAMLError as exc:
             return None, f"Brief is not valid YAML: {exc}"
+        except RecursionError:
+            return None, "Brief is not valid YAML: it is nested too deep to read"
         if brief is None:
             return None, "Brief is empty"
         if not isinstance(brief, dict):

@@ -41,7 +41,7 @@ def read_json_file(path: Path, what: str) -> Any:
     """A JSON file the user names (--exit-codes, --brief-schema)."""
     try:
         return json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise BadInput(f"the {what} {path.as_posix()} cannot be read as JSON: {e}", path=path.as_posix()) from None
 
 
@@ -49,7 +49,8 @@ def _read_payload(path: Path) -> dict[str, Any]:
     shown = path.as_posix()
     try:
         payload = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        # RecursionError: JSON nested too deep to read (the seed crashes on it)
         raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None
     if not isinstance(payload, dict):
         raise BadInput(f"{shown} holds no JSON object", path=shown)

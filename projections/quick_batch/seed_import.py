@@ -25,8 +25,8 @@ def _lines(data: bytes, run_dir: str) -> list[dict[str, Any]]:
     for raw in text.split("\n"):
         try:
             entry = json.loads(raw) if raw.strip() else None
-        except json.JSONDecodeError:
-            entry = None
+        except (json.JSONDecodeError, RecursionError):
+            entry = None  # a write cut short (or JSON nested too deep to read)
         if isinstance(entry, dict):
             entries.append(entry)
     return entries

@@ -29,10 +29,6 @@ VALID = [
 ]
 
 
-NESTING_BUG = ("cli/quick_batch_io._read_payload uses json.loads, which raises RecursionError on deep nesting "
-               "(reported to the lead; orjson, or catching RecursionError, fixes it)")
-
-
 def log_bytes():
     """Arbitrary bytes, and lines that are nearly envelopes (so the checks past JSON get exercised)."""
     line = st.one_of(st.binary(max_size=120), st.sampled_from(VALID),
@@ -115,8 +111,8 @@ class TestLoopReaders:
                 pass
 
     @pytest.mark.parametrize("name", [
-        pytest.param("halt.json", marks=pytest.mark.xfail(strict=True, reason=NESTING_BUG)),
-        pytest.param("result-context.json", marks=pytest.mark.xfail(strict=True, reason=NESTING_BUG)),
+        "halt.json",
+        "result-context.json",
         "dataset.json",
     ])
     def test_deeply_nested_json_is_bad_input_not_a_crash(self, tmp_path, name):
