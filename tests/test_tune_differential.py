@@ -440,16 +440,13 @@ def test_batch_mjs_rules_and_batchlog_agree_on_generated_histories(tmp_path, cli
 
 
 def test_tune_import_of_a_zen_folder_continues_as_batch_mjs_would(tmp_path, cli_built_once):
-    """With at most one difficult case added per run (see the xfail below for more)."""
+    """With at most one difficult case added per run (the test below adds several in one run)."""
     played = play_histories(range(IMPORT_HISTORIES), tmp_path, mirror_every=0, imports=True,
                             one_difficult_per_run=True)
 
     assert played.imported == IMPORT_HISTORIES
 
 
-@pytest.mark.xfail(strict=True, raises=Diverged, reason=(
-    "tune import reverses difficult entries added in the same run (zen_import._insert_after_run inserts each at "
-    "the same place), so the fixed-first rechecks come out in another order than batch.mjs's"))
 def test_tune_import_keeps_the_order_of_difficult_entries_added_in_one_run(tmp_path, cli_built_once):
     played = play_histories(range(IMPORT_HISTORIES), tmp_path, mirror_every=0, imports=True)
 

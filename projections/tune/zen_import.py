@@ -115,6 +115,7 @@ def _with_difficult(events: list, entries: tuple[Any, ...]) -> list:
 
 
 def _insert_after_run(events: list, run: str, event: Any, after: type | None = None) -> None:
+    """Insert `event` after the run's events and after the difficult entries placed there before it."""
     position = len(events)
     for index, known in enumerate(events):
         if isinstance(known, (RunStarted, RunGraded)) and known.run == run:
@@ -123,6 +124,9 @@ def _insert_after_run(events: list, run: str, event: Any, after: type | None = N
         for index, known in enumerate(events):
             if isinstance(known, after) and known.case == event.case:
                 position = max(position, index + 1)
+    # Entries already placed after that run came earlier in difficult.json: keep the file's order.
+    while position < len(events) and isinstance(events[position], (DifficultAdded, DifficultFixed)):
+        position += 1
     events.insert(position, event)
 
 

@@ -1,0 +1,47 @@
+"""tune import's events (pure): the log it writes replays to the folder's own history and order."""
+
+from __future__ import annotations
+
+from projections.tune.events import DifficultAdded, DifficultFixed, RunGraded
+from projections.tune.zen_import import ZenFolder, ZenRun, import_events
+
+CASES = tuple({"id": f"c{n}"} for n in range(1, 7))
+
+
+def zen(difficult: tuple) -> ZenFolder:
+    runs = (
+        ZenRun("batch01-nomem-run1", ("c1", "c2", "c3"), "WRONG", None),
+        ZenRun("batch01-nomem-run2", ("c1", "c2", "c3"), "PASSED", None),
+    )
+    return ZenFolder("zen", {}, CASES, CASES, difficult, runs)
+
+
+def difficult_events(events: list) -> list:
+    return [(type(e).__name__, e.case) for e in events if isinstance(e, (DifficultAdded, DifficultFixed))]
+
+
+class TestDifficultOrder:
+    def test_entries_added_in_one_run_keep_the_order_of_difficult_json(self):
+        entries = tuple({"id": case, "reasons": ["wrong"], "added": "batch01-nomem-run1"} for case in ("c3", "c1", "c2"))
+
+        events = import_events(zen(entries))
+
+        assert difficult_events(events) == [("DifficultAdded", "c3"), ("DifficultAdded", "c1"),
+                                            ("DifficultAdded", "c2")]
+
+    def test_entries_come_after_the_run_they_name_was_graded(self):
+        entries = ({"id": "c2", "reasons": ["wrong"], "added": "batch01-nomem-run1"},)
+
+        events = import_events(zen(entries))
+
+        graded = next(i for i, e in enumerate(events) if isinstance(e, RunGraded) and e.run == "batch01-nomem-run1")
+        assert isinstance(events[graded + 1], DifficultAdded)
+
+    def test_fixes_in_one_run_keep_the_order_of_difficult_json_and_follow_their_adds(self):
+        entries = tuple({"id": case, "reasons": ["wrong"], "added": "batch01-nomem-run1",
+                         "fixed": "batch01-nomem-run2"} for case in ("c2", "c1"))
+
+        events = import_events(zen(entries))
+
+        assert difficult_events(events) == [("DifficultAdded", "c2"), ("DifficultAdded", "c1"),
+                                            ("DifficultFixed", "c2"), ("DifficultFixed", "c1")]
