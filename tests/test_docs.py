@@ -1,0 +1,61 @@
+"""Every command has help, an example, and a place in the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+
+from cli.app import build
+from tests.clirunner import invoke
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+QUICK_BATCH = ["parse", "start", "next", "record", "summarize", "status", "import"]
+
+
+def typer_commands() -> list[tuple[str, ...]]:
+    """Every leaf command of the typer app, as its words after `batchlog`."""
+    found = []
+
+    def walk(command, words):
+        subcommands = getattr(command, "commands", None)
+        if not subcommands:
+            found.append(words)
+            return
+        if getattr(command, "invoke_without_command", False) and words:
+            found.append(words)
+        for name, sub in subcommands.items():
+            walk(sub, (*words, name))
+
+    walk(typer.main.get_command(build(None)), ())
+    return [words for words in found if words and words[0] != "quick-batch"]
+
+
+COMMANDS = typer_commands() + [("quick-batch", name) for name in QUICK_BATCH]
+
+
+def test_the_app_has_the_commands_the_issues_name():
+    names = {" ".join(words) for words in COMMANDS}
+
+    assert {"log verify", "log show", "log head", "log salvage", "tune init", "tune status", "tune next-batch",
+            "tune run start", "tune run grade", "tune next", "tune import", "tune readme", "tune audit",
+            "tune usage-report", "quick-batch next"} <= names
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
+def test_every_command_has_help(words):
+    result = invoke(*words, "--help")
+
+    assert result.code == 0, result.err
+    assert len(result.out.strip().splitlines()) >= 3
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
+def test_every_command_is_in_the_readme(words):
+    assert f"batchlog {' '.join(words)}" in README
+
+
+@pytest.mark.parametrize("words", [w for w in COMMANDS if w[0] != "quick-batch"], ids=" ".join)
+def test_every_typer_command_shows_an_example(words):
+    assert "Example: batchlog" in invoke(*words, "--help").out
