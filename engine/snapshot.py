@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from engine.log import EventLog, Projection, Replayed
 
 FORMAT = 1
-SNAPSHOT_EVERY = 1000  # write a snapshot once a fold has gone this many events past the last one
+SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
 CHUNK_BYTES = 1 << 22
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -256,36 +256,40 @@ def _log_matches(path: Path, position: Position, line_start: int, crc: int) -> i
     """The CRC-32 of the log through the snapshot's last line, when the log still holds that line at its
     offset (same hash) and the same bytes before it (same CRC); else None."""
     try:
-        with open(path, "rb") as fh:
+        with open(path, "rb", buffering=0) as fh:
             fh.seek(line_start)
             line = fh.read(position.offset - line_start)
+            if len(line) != position.offset - line_start or line[-1:] != b"\n":
+                return None
+            if line_hash(line[:-1]) != position.hash or _crc_open(fh, 0, line_start, 0) != crc:
+                return None
     except OSError:
-        return None
-    if len(line) != position.offset - line_start or line[-1:] != b"\n" or line_hash(line[:-1]) != position.hash:
-        return None
-    if _crc_file(path, 0, line_start, 0) != crc:
         return None
     return zlib.crc32(line, crc)
 
 
 def _crc_file(path: Path, start: int, stop: int, crc: int) -> int | None:
     """CRC-32 of bytes [start, stop) of `path`, continuing `crc`; None when they cannot all be read."""
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            return _crc_open(fh, start, stop, crc)
+    except OSError:
+        return None
+
+
+def _crc_open(fh: Any, start: int, stop: int, crc: int) -> int | None:
     if stop < start:
         return None
     buffer = bytearray(min(CHUNK_BYTES, max(stop - start, 1)))
     view = memoryview(buffer)
-    try:
-        with open(path, "rb", buffering=0) as fh:
-            fh.seek(start)
-            left = stop - start
-            while left:
-                got = fh.readinto(view[: min(left, len(buffer))])
-                if not got:
-                    return None
-                crc = zlib.crc32(view[:got], crc)
-                left -= got
-    except OSError:
-        return None
+    fh.seek(start)
+    left = stop - start
+    while left:
+        got = fh.readinto(view[: min(left, len(buffer))])
+        if not got:
+            return None
+        crc = zlib.crc32(view[:got], crc)
+        left -= got
     return crc
 
 
