@@ -7,6 +7,8 @@ lock) or asks one view, and renders. Files are read and written in cli/tune_io.p
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +18,7 @@ import typer
 
 from cli.options import At, Json
 from cli.tune_io import (
+    check_batch_files,
     read_dataset,
     read_zen_folder,
     run_cases_path,
@@ -56,6 +59,9 @@ app.add_typer(memory_app, name="memory", help="the last good memory")
 
 Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
 DEFAULT_DIR = Path("finetune")
+# The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
+# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
+LARGEST = 2**53 - 1
 
 
 def _state(folder: Path, at: int | None = None) -> TuneState:
@@ -65,6 +71,16 @@ def _state(folder: Path, at: int | None = None) -> TuneState:
 def _decide(folder: Path, command: object) -> TuneState:
     """Append what `command` decides (nothing when it already took effect); the state after."""
     return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state
+
+
+@contextmanager
+def _written_after(recorded: str) -> Iterator[None]:
+    """A file that cannot be written after its event was appended: say so, and that a repeat writes it."""
+    try:
+        yield
+    except BadInput as error:
+        raise BadInput(f"{recorded}, but {error.message}: fix that and run the same command again to write its "
+                       "files (nothing more is recorded)", **error.fields) from None
 
 
 def _emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
@@ -82,13 +98,17 @@ def _errors(lines: list[str]) -> None:
 @app.command("init")
 def init_command(
     dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")")],
-    limit: Annotated[int | None, typer.Option("--limit", metavar="N", help="use the first N of the selection")] = None,
-    min_batch: Annotated[int, typer.Option("--min-batch", help="new cases in batch 1, the smoke test")] = 3,
-    max_batch: Annotated[int, typer.Option("--max-batch", help="the most new cases a batch grows to")] = 10,
-    recheck: Annotated[int, typer.Option("--recheck", help="earlier cases re-run in each batch")] = 3,
-    seed: Annotated[int, typer.Option("--seed", help="makes the choice of rechecks repeatable")] = 1,
-    max_retries: Annotated[int, typer.Option("--max-retries", help="batches a difficult case gets")] = 3,
-    concurrency: Annotated[int | None, typer.Option("--concurrency", metavar="N",
+    limit: Annotated[int | None, typer.Option("--limit", max=LARGEST, metavar="N",
+                                              help="use the first N of the selection")] = None,
+    min_batch: Annotated[int, typer.Option("--min-batch", max=LARGEST,
+                                           help="new cases in batch 1, the smoke test")] = 3,
+    max_batch: Annotated[int, typer.Option("--max-batch", max=LARGEST,
+                                           help="the most new cases a batch grows to")] = 10,
+    recheck: Annotated[int, typer.Option("--recheck", max=LARGEST, help="earlier cases re-run in each batch")] = 3,
+    seed: Annotated[int, typer.Option("--seed", max=LARGEST, help="makes the choice of rechecks repeatable")] = 1,
+    max_retries: Annotated[int, typer.Option("--max-retries", max=LARGEST,
+                                             help="batches a difficult case gets")] = 3,
+    concurrency: Annotated[int | None, typer.Option("--concurrency", max=LARGEST, metavar="N",
                                                     help="default min(max-batch + recheck, 16)")] = None,
     folder: Dir = DEFAULT_DIR,
     as_json: Json = False,
@@ -121,9 +141,12 @@ def status_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = Fal
 
 @app.command("next-batch")
 def next_batch_command(
-    size: Annotated[int | None, typer.Option("-m", min=1, metavar="SIZE", help="new cases, over the growth rule")] = None,
-    recheck: Annotated[int | None, typer.Option("-r", min=0, metavar="COUNT", help="recheck cases")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, metavar="N", help="seed of the rechecks")] = None,
+    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
+                                             help="new cases, over the growth rule")] = None,
+    recheck: Annotated[int | None, typer.Option("-r", min=0, max=LARGEST, metavar="COUNT",
+                                                help="recheck cases")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=LARGEST, metavar="N",
+                                             help="seed of the rechecks")] = None,
     out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json")] = None,
     folder: Dir = DEFAULT_DIR,
     at: At = None,
@@ -142,11 +165,14 @@ def next_batch_command(
         plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
         text = rules.cases_json(plan)
     else:
+        check_batch_files(out, tune_log(folder).path)
         state = _decide(folder, BuildBatch(size, recheck, seed))
         assert state.last_batch is not None
         plan = plan_of(state, state.last_batch)
         text = rules.cases_json(plan)
-        write_batch_files(out, text, rules.plan_json(plan))
+        # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
+        with _written_after(f"batch {plan.number} is recorded"):
+            write_batch_files(out, text, rules.plan_json(plan))
     if as_json:
         _emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
                          "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
@@ -159,7 +185,7 @@ def next_batch_command(
 
 @run_app.command("start")
 def run_start_command(
-    batch: Annotated[int | None, typer.Option("--batch", metavar="N", help="the batch to run")] = None,
+    batch: Annotated[int | None, typer.Option("--batch", max=LARGEST, metavar="N", help="the batch to run")] = None,
     kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
     final: Annotated[bool, typer.Option("--final", help="the final check: the whole selection at once")] = False,
     folder: Dir = DEFAULT_DIR,
@@ -175,7 +201,8 @@ def run_start_command(
     run = state.last_run
     assert run is not None
     path = run_cases_path(folder, run.name)
-    write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
+    with _written_after(f"run {run.name} is recorded"):
+        write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
     return _emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
 
 
@@ -184,9 +211,9 @@ def run_grade_command(
     run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
     verdict: Annotated[str, typer.Option("--verdict", metavar="PASSED|CORRECT|WRONG|VOID")],
     wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
-    llm_calls: Annotated[int | None, typer.Option("--llm-calls", metavar="N")] = None,
-    tokens: Annotated[int | None, typer.Option("--tokens", metavar="N")] = None,
-    saved_twice: Annotated[int | None, typer.Option("--saved-twice", metavar="N",
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
                                                     help="memories saved that it already had")] = None,
     findings: Annotated[str | None, typer.Option("--findings", metavar="FILE", help="the run's findings.md")] = None,
     note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
@@ -198,7 +225,7 @@ def run_grade_command(
     Example: batchlog tune run grade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day
     """
     if findings is not None and not Path(findings).is_file():
-        raise BadInput(f"findings file {findings} does not exist: give the path of the run's findings.md",
+        raise BadInput(f"findings file {findings} is not a file: give the path of the run's findings.md",
                        file=findings)
     state = _decide(folder, GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings,
                                      note))
@@ -281,7 +308,7 @@ def change_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
     file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed")],
     summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words")],
-    lines: Annotated[int | None, typer.Option("--lines", metavar="N", help="lines changed")] = None,
+    lines: Annotated[int | None, typer.Option("--lines", max=LARGEST, metavar="N", help="lines changed")] = None,
     folder: Dir = DEFAULT_DIR,
     as_json: Json = False,
 ) -> int:
@@ -297,8 +324,8 @@ def change_command(
 
 @memory_app.command("keep")
 def memory_keep_command(
-    batch: Annotated[int, typer.Option("--batch", metavar="N")],
-    nodes: Annotated[int, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory")],
+    batch: Annotated[int, typer.Option("--batch", max=LARGEST, metavar="N")],
+    nodes: Annotated[int, typer.Option("--nodes", max=LARGEST, metavar="K", help="nodes in the batch's memory")],
     folder: Dir = DEFAULT_DIR,
     as_json: Json = False,
 ) -> int:
@@ -317,9 +344,9 @@ def memory_keep_command(
 def usage_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
     model: Annotated[str, typer.Option("--model", metavar="M")],
-    calls: Annotated[int, typer.Option("--calls", metavar="N")],
-    input_tokens: Annotated[int, typer.Option("--input-tokens", metavar="N")],
-    output_tokens: Annotated[int, typer.Option("--output-tokens", metavar="N")],
+    calls: Annotated[int, typer.Option("--calls", max=LARGEST, metavar="N")],
+    input_tokens: Annotated[int, typer.Option("--input-tokens", max=LARGEST, metavar="N")],
+    output_tokens: Annotated[int, typer.Option("--output-tokens", max=LARGEST, metavar="N")],
     folder: Dir = DEFAULT_DIR,
     as_json: Json = False,
 ) -> int:

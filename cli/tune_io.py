@@ -6,6 +6,7 @@ Every unreadable input becomes a `BadInput` that names the file and the fix.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -62,12 +63,48 @@ def read_dataset(path: Path) -> tuple[dict[str, Any], ...]:
     return tuple(cases)
 
 
+def check_writable(path: Path, log: Path | None = None) -> None:
+    """Refuse, before anything is recorded, a path a file cannot be written at (a folder, under a file, in a
+    read-only folder) or that is the tuning's log itself."""
+    if log is not None and path.resolve() == log.resolve():
+        raise BadInput(f"{path} is the tuning's log: give another path (e.g. DIR/runs/<run>/...)", file=str(path))
+    reason = _unwritable(path)
+    if reason:
+        raise BadInput(f"{path} cannot be written: {reason}", file=str(path))
+
+
+def _unwritable(path: Path) -> str:
+    """Why a file cannot be written at `path` ("" when nothing visible stops it)."""
+    if path.is_dir():
+        return "it is a folder; give the path of a file"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not writable (check its permissions)"
+    return ""
+
+
 def write_text(path: Path, text: str) -> None:
     """Write a file whole (a temporary file renamed over it, so a reader never sees half of it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(text.encode("utf-8"))
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(text.encode("utf-8"))
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        reason = _unwritable(path) or exc.strerror or str(exc)
+        raise BadInput(f"{path} cannot be written: {reason}", file=str(path)) from None
+
+
+def check_batch_files(out: str, log: Path) -> None:
+    """Refuse an `-o` path that cases.json or plan.json could not be written at."""
+    check_writable(Path(out), log)
+    check_writable(Path(out).parent / "plan.json", log)
 
 
 def write_batch_files(out: str, cases_text: str, plan_text: str) -> None:

@@ -15,7 +15,7 @@ import orjson
 import typer
 
 from cli.options import At, Json
-from cli.tune_io import LOG_NAME, tune_log, write_text
+from cli.tune_io import LOG_NAME, check_writable, tune_log, write_text
 from engine import verify
 from projections.catalog import all_types
 from projections.errors import BadInput
@@ -108,6 +108,8 @@ def readme_command(
     Example: batchlog tune readme --dir fixtures/tune-finished --stdout
     """
     path = file if file is not None else folder / "README.md"
+    if not (check or stdout):
+        check_writable(path, folder / LOG_NAME)
     state = _state(folder, at)
     old = _read(path)
     new = readme(old, state, folder=str(folder), files=_run_files(folder), title=_title(state))
@@ -122,6 +124,8 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, check: Ch
     Example: batchlog tune usage-report --dir fixtures/tune-finished --check
     """
     path = file if file is not None else folder / "USAGE.md"
+    if not check:
+        check_writable(path, folder / LOG_NAME)
     state = _state(folder)
     new = usage_markdown(state, _title(state))
     return _write_or_check(path, _read(path), new, check, stdout=False)

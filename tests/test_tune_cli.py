@@ -116,6 +116,52 @@ class TestNextBatch:
         assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
         assert (fresh / "events.jsonl").read_bytes() == log
 
+    def test_o_naming_a_folder_is_refused_before_anything_is_recorded(self, fresh):
+        log = (fresh / "events.jsonl").read_bytes()
+
+        result = tune(fresh, "next-batch", "-o", str(fresh))
+
+        assert (result.code, result.out) == (1, "")
+        assert result.err == f"batchlog: {fresh} cannot be written: it is a folder; give the path of a file\n"
+        assert (fresh / "events.jsonl").read_bytes() == log
+
+    def test_o_naming_the_log_is_refused(self, fresh):
+        log = (fresh / "events.jsonl").read_bytes()
+
+        result = tune(fresh, "next-batch", "-o", str(fresh / "events.jsonl"))
+
+        assert result.code == 1 and "is the tuning's log" in result.err
+        assert (fresh / "events.jsonl").read_bytes() == log
+
+    def test_files_that_fail_after_the_batch_is_recorded_are_written_by_the_same_command_again(
+            self, fresh, monkeypatch):
+        """The batch is the record and the files a view of it: a failed write says so, and a repeat writes them."""
+        import errno
+        import os
+
+        import cli.tune_io
+
+        out = fresh / "runs" / "batch01-nomem-run1" / "cases.json"
+        real_replace = os.replace
+
+        def disk_full(source, target):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(cli.tune_io.os, "replace", disk_full)
+        failed = tune(fresh, "next-batch", "-o", str(out))
+        monkeypatch.setattr(cli.tune_io.os, "replace", real_replace)
+        written_when_it_failed = out.exists()
+        log = (fresh / "events.jsonl").read_bytes()
+        again = tune(fresh, "next-batch", "-o", str(out))
+
+        assert failed.code == 1 and not written_when_it_failed
+        assert failed.err == (f"batchlog: batch 1 is recorded, but {out} cannot be written: No space left on device: "
+                              "fix that and run the same command again to write its files (nothing more is "
+                              "recorded)\n")
+        assert again.code == 0 and out.is_file() and (out.parent / "plan.json").is_file()
+        assert (fresh / "events.jsonl").read_bytes() == log
+        assert list(out.parent.glob(".*.tmp")) == []
+
     def test_a_badly_named_o_gets_batch_mjs_warning(self, fresh):
         result = tune(fresh, "next-batch", "-o", str(fresh / "elsewhere" / "cases.json"))
 

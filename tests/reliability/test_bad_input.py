@@ -20,46 +20,103 @@ USER_ENV = {"BATCHLOG_DEBUG": "", "BATCHLOG_CLOCK": "2026-12-03T00:00:00Z", "BAT
 HUGE = "9" * 400
 NOT_UTF8 = b"\xff\xfe\x00bad"
 
-# {t}: a tuning folder, {bad}: a file that is not UTF-8, {nj}: not JSON, {d}: a folder, {qb}: a quick-batch run dir
+# {t}: a tuning folder, {bad}: a file that is not UTF-8, {nj}: not JSON, {d}: a folder, {qb}: a quick-batch run dir,
+# {fresh}: a tuning whose next batch can be recorded, {broken}: a tuning whose log has a damaged middle line,
+# {logdir}: a tuning folder whose events.jsonl is a folder.
+# Exit codes as documented: 1 refused or bad input (nothing written), 2 usage error, 3 the log cannot be trusted.
+REFUSED, USAGE, UNTRUSTED = 1, 2, 3
 TUNE_CASES = [
-    "tune status --dir {d}/nothing-here", "tune status --dir {bad}", "tune status --dir {t} --at 0",
-    "tune status --dir {t} --at x", "tune status --dir {t} --at",
-    "tune next-batch --dir {t} -m 0", "tune next-batch --dir {t} -m x", 
-    "tune next-batch --dir {t} -r -1", 
-    "tune init --dir {t} --dataset {d}", "tune init --dir {t}2 --dataset {bad}", "tune init --dir {t}2 --dataset {nj}",
-    "tune init --dir {t}2 --dataset {d}/missing.json", "tune init --dir {t}2 --dataset {empty}",
-    "tune init --dir {t}2 --dataset {list}", "tune init --dir {t}2 --dataset {nested}",
-    "tune init --dir {t}2 --dataset {cases_bad}", "tune init --dir {t}2 --dataset {cases_ok} --limit -3",
-    "tune init --dir {t}2 --dataset {cases_ok} --max-batch 0", "tune init --dir {t}2 --dataset {cases_ok} --min-batch x",
-    "tune init --dir {t} --dataset {cases_ok}",
-    "tune run start --dir {t} --batch 99 --kind nomem", "tune run start --dir {t} --batch x",
-    "tune run start --dir {t} --batch 1 --kind sideways", "tune run start --dir {t} --batch " + HUGE + " --kind mem",
-    "tune run grade nope --verdict PASSED --dir {t}", "tune run grade batch01-nomem-run1 --verdict MAYBE --dir {t}",
-    "tune run grade batch03-nomem-run1 --verdict WRONG --llm-calls -1 --dir {t}",
-    "tune run grade batch03-nomem-run1 --verdict WRONG --findings {d} --dir {t}",
-    "tune run grade batch03-nomem-run1 --verdict WRONG --wrong no-such-case --dir {t}",
-    "tune run grade batch03-nomem-run1 --dir {t}", "tune change nope --file x --summary y --dir {t}",
-    "tune change batch01-nomem-run1 --file x --summary y --lines x --dir {t}",
-    "tune usage nope --model m --calls 1 --input-tokens 1 --output-tokens 1 --dir {t}",
-    "tune usage batch01-nomem-run1 --model m --calls -5 --input-tokens 1 --output-tokens 1 --dir {t}",
-    "tune difficult add nope --reason wrong --run batch01-nomem-run1 --dir {t}",
-    "tune difficult add nope --reason bored --run batch01-nomem-run1 --dir {t}",
-    "tune difficult fix nope --run batch01-nomem-run1 --dir {t}", "tune memory keep --batch 77 --nodes 3 --dir {t}",
-    "tune memory keep --batch 1 --nodes -3 --dir {t}", "tune readme --dir {t} --file {d}",
-    "tune readme --dir {t} --at 0", "tune audit --dir {qb}", "tune status --dir {qb}", "tune next --dir {qb}",
-    "tune run start --dir {qb} --batch 1 --kind nomem", "tune import {d}/nothing --dir {t}2",
-    "tune import {bad} --dir {t}2", "tune frobnicate", "tune status --bogus",
-    "log verify {d}", "log verify {d}/missing.jsonl", "log verify {t}/events.jsonl --since junk",
-    "log show {t}/events.jsonl --at 0", "log show {t}/events.jsonl --at x", "log head {d}", "log salvage {d}",
-    "log salvage {t}/events.jsonl --to -1", "log salvage {t}/events.jsonl --to x",
-    "quick-batch next --run-dir {t} --batch 1", "quick-batch record --run-dir {t} --batch 1",
-    "quick-batch status --run-dir {t}", "quick-batch next --run-dir {d}/none --batch 1",
-    "quick-batch next --run-dir {qb} --batch x", "quick-batch next --run-dir {qb} --batch " + HUGE,
-    "quick-batch record --run-dir {qb} --batch 1 --target nowhere", "quick-batch start {bad} --run-dir {d}/new",
-    "quick-batch start {d} --run-dir {d}/new2", "quick-batch start {d}/missing.txt --run-dir {d}/new3",
-    "quick-batch start {batch} --run-dir {d}/new4 --exit-codes {nj}", "quick-batch start {batch} --run-dir {d}/new5 --exit-codes {d}",
-    "quick-batch parse {bad}", "quick-batch parse {d}", "quick-batch summarize --run-dir {d}/none",
-    "quick-batch frobnicate", "quick-batch next", "frobnicate", "",
+    (REFUSED, "tune status --dir {d}/nothing-here"), (REFUSED, "tune status --dir {bad}"),
+    (USAGE, "tune status --dir {t} --at 0"), (USAGE, "tune status --dir {t} --at x"), (USAGE, "tune status --dir {t} --at"),
+    (USAGE, "tune next-batch --dir {t} -m 0"), (USAGE, "tune next-batch --dir {t} -m x"),
+    (USAGE, "tune next-batch --dir {t} -r -1"),
+    (REFUSED, "tune init --dir {t} --dataset {d}"), (REFUSED, "tune init --dir {t}2 --dataset {bad}"),
+    (REFUSED, "tune init --dir {t}2 --dataset {nj}"), (REFUSED, "tune init --dir {t}2 --dataset {d}/missing.json"),
+    (REFUSED, "tune init --dir {t}2 --dataset {empty}"), (REFUSED, "tune init --dir {t}2 --dataset {list}"),
+    (REFUSED, "tune init --dir {t}2 --dataset {nested}"), (REFUSED, "tune init --dir {t}2 --dataset {cases_bad}"),
+    (REFUSED, "tune init --dir {t}2 --dataset {cases_ok} --limit -3"),
+    (REFUSED, "tune init --dir {t}2 --dataset {cases_ok} --max-batch 0"),
+    (USAGE, "tune init --dir {t}2 --dataset {cases_ok} --min-batch x"),
+    (REFUSED, "tune init --dir {t} --dataset {cases_ok}"),
+    (REFUSED, "tune run start --dir {t} --batch 99 --kind nomem"), (USAGE, "tune run start --dir {t} --batch x"),
+    (REFUSED, "tune run start --dir {t} --batch 1 --kind sideways"),
+    (USAGE, "tune run start --dir {t} --batch " + HUGE + " --kind mem"),
+    (USAGE, "tune run start --dir {t} --batch 1 --kind mem --final"), (USAGE, "tune run start --dir {t}"),
+    (REFUSED, "tune run start --dir {t} --batch -1 --kind nomem"),
+    (REFUSED, "tune run grade nope --verdict PASSED --dir {t}"),
+    (REFUSED, "tune run grade batch01-nomem-run1 --verdict MAYBE --dir {t}"),
+    (REFUSED, "tune run grade batch03-nomem-run1 --verdict WRONG --llm-calls -1 --dir {t}"),
+    (REFUSED, "tune run grade batch03-nomem-run1 --verdict WRONG --findings {d} --dir {t}"),
+    (REFUSED, "tune run grade batch03-nomem-run1 --verdict WRONG --wrong no-such-case --dir {t}"),
+    (USAGE, "tune run grade batch03-nomem-run1 --dir {t}"), (REFUSED, "tune change nope --file x --summary y --dir {t}"),
+    (USAGE, "tune change batch01-nomem-run1 --file x --summary y --lines x --dir {t}"),
+    (REFUSED, "tune usage nope --model m --calls 1 --input-tokens 1 --output-tokens 1 --dir {t}"),
+    (REFUSED, "tune usage batch01-nomem-run1 --model m --calls -5 --input-tokens 1 --output-tokens 1 --dir {t}"),
+    (REFUSED, "tune difficult add nope --reason wrong --run batch01-nomem-run1 --dir {t}"),
+    (REFUSED, "tune difficult add nope --reason bored --run batch01-nomem-run1 --dir {t}"),
+    (REFUSED, "tune difficult fix nope --run batch01-nomem-run1 --dir {t}"),
+    (REFUSED, "tune memory keep --batch 77 --nodes 3 --dir {t}"),
+    (REFUSED, "tune memory keep --batch 1 --nodes -3 --dir {t}"), (REFUSED, "tune readme --dir {t} --file {d}"),
+    (USAGE, "tune readme --dir {t} --at 0"), (REFUSED, "tune audit --dir {qb}"), (REFUSED, "tune status --dir {qb}"),
+    (REFUSED, "tune next --dir {qb}"), (REFUSED, "tune run start --dir {qb} --batch 1 --kind nomem"),
+    (REFUSED, "tune import {d}/nothing"), (REFUSED, "tune import {bad}"), (REFUSED, "tune import {d}"),
+    (REFUSED, "tune import {t}"), (USAGE, "tune import {d}/nothing --dir {t}2"),
+    (USAGE, "tune frobnicate"), (USAGE, "tune status --bogus"),
+    # Paths that are folders, under a file, or the log itself: refused before anything is recorded.
+    (REFUSED, "tune next-batch --dir {fresh} -o {d}"), (REFUSED, "tune next-batch --dir {fresh} -o ''"),
+    (REFUSED, "tune next-batch --dir {fresh} -o {nj}/under/cases.json"),
+    (REFUSED, "tune next-batch --dir {fresh} -o {fresh}/events.jsonl"),
+    (REFUSED, "tune readme --dir {t} --file {t}/events.jsonl"), (REFUSED, "tune usage-report --dir {t} --file {d}"),
+    (REFUSED, "tune usage-report --dir {t} --file {t}/events.jsonl"),
+    (REFUSED, "tune readme --dir {t} --file {nj}/README.md"),
+    # Huge numbers (past JavaScript's safe integers, which batch.mjs reads them as): usage errors.
+    (USAGE, "tune next-batch --dir {fresh} --seed " + HUGE), (USAGE, "tune next-batch --dir {fresh} -m " + HUGE),
+    (USAGE, "tune next-batch --dir {fresh} -r " + HUGE), (USAGE, "tune next-batch --dir {fresh} --seed -3"),
+    (USAGE, "tune init --dir {t}3 --dataset {cases_ok} --seed " + HUGE),
+    (USAGE, "tune init --dir {t}3 --dataset {cases_ok} --limit " + HUGE),
+    (USAGE, "tune init --dir {t}3 --dataset {cases_ok} --max-batch 9007199254740992"),
+    (USAGE, "tune init --dir {t}3 --dataset {cases_ok} --concurrency " + HUGE),
+    (USAGE, "tune run grade batch03-nomem-run1 --verdict WRONG --tokens " + HUGE + " --dir {t}"),
+    (USAGE, "tune run grade batch03-nomem-run1 --verdict WRONG --saved-twice " + HUGE + " --dir {t}"),
+    (USAGE, "tune change batch01-nomem-run1 --file x --summary y --lines " + HUGE + " --dir {t}"),
+    (USAGE, "tune usage batch01-nomem-run1 --model m --calls 1 --input-tokens " + HUGE + " --output-tokens 1 --dir {t}"),
+    (USAGE, "tune memory keep --batch 1 --nodes " + HUGE + " --dir {t}"),
+    (REFUSED, "tune run grade batch03-nomem-run1 --verdict WRONG --tokens -4 --dir {t}"),
+    (REFUSED, "tune usage batch01-nomem-run1 --model m --calls 1 --input-tokens -1 --output-tokens 1 --dir {t}"),
+    # Empty strings and unicode.
+    (REFUSED, "tune run grade '' --verdict WRONG --dir {t}"), (REFUSED, "tune run grade batch03-nomem-run1 --verdict '' --dir {t}"),
+    (REFUSED, "tune difficult add '' --reason wrong --run batch01-nomem-run1 --dir {t}"),
+    (REFUSED, "tune difficult add é✓ --reason wrong --run batch01-nomem-run1 --dir {t}"),
+    (REFUSED, "tune init --dir {t}3 --dataset {lone_surrogate}"), (REFUSED, "tune init --dir {t}3 --dataset ''"),
+    # A log that is a folder, and a log that cannot be trusted.
+    (REFUSED, "tune status --dir {logdir}"), (REFUSED, "tune next --dir {logdir}"),
+    (REFUSED, "tune next-batch --dir {logdir}"), (REFUSED, "tune audit --dir {logdir}"),
+    (REFUSED, "tune readme --dir {logdir} --stdout"), (REFUSED, "tune difficult --dir {logdir}"),
+    (REFUSED, "tune init --dir {logdir} --dataset {cases_ok}"), (REFUSED, "tune import {logdir}"),
+    (UNTRUSTED, "tune run grade batch03-nomem-run1 --verdict WRONG --dir {broken}"),
+    (UNTRUSTED, "tune next-batch --dir {broken} -o {broken}/runs/x/cases.json"),
+    (UNTRUSTED, "tune audit --dir {broken}"), (UNTRUSTED, "log verify {broken}/events.jsonl"),
+    (UNTRUSTED, "tune usage batch01-nomem-run1 --model m --calls 1 --input-tokens 1 --output-tokens 1 --dir {newer}"),
+    # --at past the end: the view of the whole log, not an error.
+    (0, "tune status --dir {t} --at 99999"), (0, "tune next --dir {t} --at " + HUGE),
+    (0, "tune difficult --dir {t} --at 99999"), (0, "tune readme --dir {t} --at 99999 --stdout"),
+    (USAGE, "tune next-batch --dir {fresh} --at 1 -o {d}/x/cases.json"),
+    (REFUSED, "log verify {d}"), (REFUSED, "log verify {d}/missing.jsonl"),
+    (USAGE, "log verify {t}/events.jsonl --since junk"),
+    (USAGE, "log show {t}/events.jsonl --at 0"), (USAGE, "log show {t}/events.jsonl --at x"), (REFUSED, "log head {d}"),
+    (REFUSED, "log salvage {d}"), (USAGE, "log salvage {t}/events.jsonl --to -1"),
+    (USAGE, "log salvage {t}/events.jsonl --to x"),
+    (USAGE, "quick-batch next --run-dir {t} --batch 1"), (REFUSED, "quick-batch record --run-dir {t} --batch 1"),
+    (REFUSED, "quick-batch status --run-dir {t}"), (USAGE, "quick-batch next --run-dir {d}/none --batch 1"),
+    (USAGE, "quick-batch next --run-dir {qb} --batch x"), (USAGE, "quick-batch next --run-dir {qb} --batch " + HUGE),
+    (USAGE, "quick-batch record --run-dir {qb} --batch 1 --target nowhere"),
+    (REFUSED, "quick-batch start {bad} --run-dir {d}/new"), (REFUSED, "quick-batch start {d} --run-dir {d}/new2"),
+    (REFUSED, "quick-batch start {d}/missing.txt --run-dir {d}/new3"),
+    (REFUSED, "quick-batch start {batch} --run-dir {d}/new4 --exit-codes {nj}"),
+    (REFUSED, "quick-batch start {batch} --run-dir {d}/new5 --exit-codes {d}"),
+    (REFUSED, "quick-batch parse {bad}"), (REFUSED, "quick-batch parse {d}"),
+    (USAGE, "quick-batch summarize --run-dir {d}/none"),
+    (USAGE, "quick-batch frobnicate"), (USAGE, "quick-batch next"), (USAGE, "frobnicate"), (USAGE, ""),
 ]
 
 
@@ -76,34 +133,64 @@ def places(tmp_path_factory):
     for name, data in files.items():
         (root / f"{name}.json").write_bytes(data)
         paths[name] = str(root / f"{name}.json")
+    (root / "lone_surrogate.json").write_bytes(b'{"cases": [{"id": "\\ud800"}]}')
+    paths["lone_surrogate"] = str(root / "lone_surrogate.json")
+    paths.update(_tunings(root, paths["cases_ok"]))
     qb = root / "qb"
     invoke("quick-batch", "start", paths["batch"], "--run-dir", qb, env=USER_ENV)
     paths["qb"] = str(qb)
     return paths
 
 
+def _tunings(root: Path, dataset: str) -> dict[str, str]:
+    """A fresh tuning, one with a damaged middle line, one written by a newer batchlog, a log that is a folder."""
+    fresh = root / "fresh"
+    invoke("tune", "init", "--dir", fresh, "--dataset", dataset, env=USER_ENV)
+    broken = root / "broken"
+    shutil.copytree(FIXTURE, broken)
+    lines = (broken / "events.jsonl").read_bytes().splitlines(keepends=True)
+    lines[5] = lines[5].replace(b'"seq":6', b'"seq":7', 1)
+    (broken / "events.jsonl").write_bytes(b"".join(lines))
+    newer = root / "newer"
+    shutil.copytree(FIXTURE, newer)
+    lines = (newer / "events.jsonl").read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b'"v":1', b'"v":99', 1)
+    (newer / "events.jsonl").write_bytes(b"".join(lines))
+    logdir = root / "logdir"
+    (logdir / "events.jsonl").mkdir(parents=True)
+    return {"fresh": str(fresh), "broken": str(broken), "newer": str(newer), "logdir": str(logdir)}
+
+
 def snapshot_logs(places) -> dict[str, bytes]:
-    return {p: Path(p).read_bytes() for p in (Path(places["t"]) / "events.jsonl", Path(places["qb"]) / "events.jsonl")
-            if Path(p).exists()}
+    return {str(p): p.read_bytes() for p in (Path(places[name]) / "events.jsonl" for name in LOGS) if p.is_file()}
 
 
-KNOWN_BUGS = [  # reported to the lead; strict: they fail loudly once fixed
-    pytest.param("tune next-batch --dir {t} -o {d}", marks=pytest.mark.xfail(
-        strict=True, reason="-o naming a folder: unexpected IsADirectoryError (cli/tune_io.write_batch_files)")),
-    pytest.param("tune next-batch --dir {t} --seed " + HUGE, marks=pytest.mark.xfail(
-        strict=True, reason="a huge --seed: unexpected OverflowError")),
-]
+def words(case: str, places: dict[str, str]) -> list[str]:
+    return ["" if word == "''" else word.format(**places) for word in case.split()]
 
 
-@pytest.mark.parametrize("case", TUNE_CASES + KNOWN_BUGS)
-def test_bad_input_gets_a_clear_message_and_its_exit_code(places, case):
-    args = [a.format(**places) for a in case.split()]
+LOGS = ("t", "qb", "fresh", "broken", "newer")
+
+
+@pytest.mark.parametrize(("code", "case"), TUNE_CASES, ids=[case[:90] for _, case in TUNE_CASES])
+def test_bad_input_gets_a_clear_message_and_its_exit_code(places, code, case):
     before = snapshot_logs(places)
 
-    result = invoke(*args, env=USER_ENV)
+    result = invoke(*words(case, places), env=USER_ENV)
 
     assert "Traceback" not in result.out + result.err
     assert "unexpected error" not in result.err, result.err
-    assert result.code in (1, 2, 3), (result.code, result.out, result.err)
-    assert result.err.strip(), "a refusal must say what was wrong"
+    assert result.code == code, (result.code, result.out, result.err)
+    assert code == 0 or (result.err + result.out).strip(), "a refusal must say what was wrong (verify, audit: a report)"
     assert snapshot_logs(places) == before
+
+
+def test_a_refused_batch_file_leaves_no_file_behind(places):
+    """-o under a file or naming a folder: nothing recorded and nothing written (no plan.json either)."""
+    folder = Path(places["d"]) / "out-folder"
+    folder.mkdir()
+
+    result = invoke("tune", "next-batch", "--dir", places["fresh"], "-o", folder, env=USER_ENV)
+
+    assert (result.code, list(folder.iterdir())) == (REFUSED, [])
+    assert not (Path(places["d"]) / "plan.json").exists()
