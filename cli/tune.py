@@ -22,10 +22,10 @@ from cli.tune_io import (
     read_dataset,
     read_zen_folder,
     run_cases_path,
-    tune_log,
     write_batch_files,
     write_text,
 )
+from cli.tune_log import DEFAULT_DIR, Dir, decide_in, tune_log, tuning_state
 from projections.errors import BadInput, Refused
 from projections.tune import rules
 from projections.tune.decide import (
@@ -39,7 +39,6 @@ from projections.tune.decide import (
     RecordUsage,
     StartFinal,
     StartRun,
-    decide,
     require_tuning,
 )
 from projections.tune.evolve import TUNE
@@ -57,20 +56,9 @@ app.add_typer(run_app, name="run", help="start a run of a batch (or the final ch
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
-DEFAULT_DIR = Path("finetune")
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
 # and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
 LARGEST = 2**53 - 1
-
-
-def _state(folder: Path, at: int | None = None) -> TuneState:
-    return tune_log(folder).replay(TUNE, at=at).state
-
-
-def _decide(folder: Path, command: object) -> TuneState:
-    """Append what `command` decides (nothing when it already took effect); the state after."""
-    return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state
 
 
 @contextmanager
@@ -119,7 +107,7 @@ def init_command(
     """
     command = InitTuning(str(dataset), read_dataset(dataset), limit, min_batch, max_batch, recheck, seed,
                          max_retries, concurrency)
-    state = _decide(folder, command)
+    state = decide_in(folder, command)
     settings = state.settings
     assert settings is not None
     line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
@@ -135,7 +123,7 @@ def status_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = Fal
 
     Example: batchlog tune status --at 12
     """
-    lines = progress(_state(folder, at))
+    lines = progress(tuning_state(folder, at))
     return _emit(as_json, lines, {"lines": lines})
 
 
@@ -160,13 +148,13 @@ def next_batch_command(
         raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
                                  param_hint="--at")
     if out is None:
-        state = _state(folder, at)
+        state = tuning_state(folder, at)
         require_tuning(state)
         plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
         text = rules.cases_json(plan)
     else:
         check_batch_files(out, tune_log(folder).path)
-        state = _decide(folder, BuildBatch(size, recheck, seed))
+        state = decide_in(folder, BuildBatch(size, recheck, seed))
         assert state.last_batch is not None
         plan = plan_of(state, state.last_batch)
         text = rules.cases_json(plan)
@@ -197,7 +185,7 @@ def run_start_command(
     """
     if final == (batch is not None or kind is not None) or (not final and (batch is None or kind is None)):
         raise typer.BadParameter("give --batch N --kind nomem|mem, or --final alone")
-    state = _decide(folder, StartFinal() if final else StartRun(batch or 0, kind or ""))
+    state = decide_in(folder, StartFinal() if final else StartRun(batch or 0, kind or ""))
     run = state.last_run
     assert run is not None
     path = run_cases_path(folder, run.name)
@@ -227,7 +215,7 @@ def run_grade_command(
     if findings is not None and not Path(findings).is_file():
         raise BadInput(f"findings file {findings} is not a file: give the path of the run's findings.md",
                        file=findings)
-    state = _decide(folder, GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings,
+    state = decide_in(folder, GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings,
                                      note))
     graded = state.run_named(run)
     assert graded is not None
@@ -257,7 +245,7 @@ def difficult_list_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Js
 
 
 def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
-    rows = difficult_rows(_state(folder, at))
+    rows = difficult_rows(tuning_state(folder, at))
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]
@@ -278,7 +266,7 @@ def difficult_add_command(
 
     Example: batchlog tune difficult add planning-organize-day --reason wrong --run batch02-nomem-run1
     """
-    state = _decide(folder, AddDifficult(case, tuple(reasons), run, note))
+    state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note))
     entry = state.difficult_entry(case)
     assert entry is not None
     return _emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
@@ -297,7 +285,7 @@ def difficult_fix_command(
 
     Example: batchlog tune difficult fix billing-refund-late --run batch03-nomem-run2 --note "named the file"
     """
-    state = _decide(folder, FixDifficult(case, run, note))
+    state = decide_in(folder, FixDifficult(case, run, note))
     entry = state.difficult_entry(case)
     assert entry is not None
     return _emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
@@ -316,7 +304,7 @@ def change_command(
 
     Example: batchlog tune change batch01-nomem-run1 --file agents/prompts/planner.md --summary "rule 1" --lines 6
     """
-    _decide(folder, RecordChange(run, file, summary, lines))
+    decide_in(folder, RecordChange(run, file, summary, lines))
     counted = f" ({lines} lines)" if lines is not None else ""
     return _emit(as_json, [f"{run}: {file}{counted}: {summary}"],
                  {"run": run, "file": file, "summary": summary, "lines": lines})
@@ -333,7 +321,7 @@ def memory_keep_command(
 
     Example: batchlog tune memory keep --batch 2 --nodes 41
     """
-    state = _decide(folder, KeepMemory(batch, nodes))
+    state = decide_in(folder, KeepMemory(batch, nodes))
     kept = state.last_good_memory
     assert kept is not None
     return _emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
@@ -354,7 +342,7 @@ def usage_command(
 
     Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
     """
-    _decide(folder, RecordUsage(run, model, calls, input_tokens, output_tokens))
+    decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens))
     return _emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
                  {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
                   "output_tokens": output_tokens})
@@ -366,7 +354,7 @@ def next_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False
 
     Example: batchlog tune next --dir finetune
     """
-    step = next_step(_state(folder, at), str(folder))
+    step = next_step(tuning_state(folder, at), str(folder))
     return _emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
 
 

@@ -9,25 +9,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from engine import EventLog, open_log
-from projections.catalog import all_types
 from projections.errors import BadInput
 from projections.tune.zen_import import ZenFolder, ZenRun
 
-LOG_NAME = "events.jsonl"
 FINDINGS_VERDICT = re.compile(r"^## ([A-Z][A-Z ]*[A-Z])", re.MULTILINE)  # batch.mjs's verdict heading
 ZEN_RUN = re.compile(r"(batch[0-9]{2}-(?:nomem|mem)|final)-run[0-9]+")
-
-
-def tune_log(folder: Path) -> EventLog:
-    """The tuning's log, DIR/events.jsonl, read with every known type (so another loop's log is recognised)."""
-    return open_log(folder / LOG_NAME, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
 
 
 def read_json(path: Path, what: str = "file") -> Any:

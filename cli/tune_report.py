@@ -15,7 +15,8 @@ import orjson
 import typer
 
 from cli.options import At, Json
-from cli.tune_io import LOG_NAME, check_writable, tune_log, write_text
+from cli.tune_io import check_writable, write_text
+from cli.tune_log import DEFAULT_DIR, LOG_NAME, Dir, tune_log, tuning_state
 from engine import verify
 from projections.catalog import all_types
 from projections.errors import BadInput
@@ -26,10 +27,8 @@ from projections.tune.readme import readme
 from projections.tune.state import TuneState
 from projections.tune.usage import usage_markdown
 
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
 File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
 Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
-DEFAULT_DIR = Path("finetune")
 RUN_FILES = ("findings.md", "changes.md")
 
 
@@ -38,14 +37,6 @@ def register(app: typer.Typer) -> None:
     app.command("readme")(readme_command)
     app.command("usage-report")(usage_report_command)
     app.command("audit")(audit_command)
-
-
-def _state(folder: Path, at: int | None = None) -> TuneState:
-    """The tuning's state (as of event `at`); refused when the log is another loop's."""
-    state = tune_log(folder).replay(TUNE, at=at).state
-    if state.foreign:
-        require_tuning(state)
-    return state
 
 
 def _title(state: TuneState) -> str:
@@ -110,7 +101,7 @@ def readme_command(
     path = file if file is not None else folder / "README.md"
     if not (check or stdout):
         check_writable(path, folder / LOG_NAME)
-    state = _state(folder, at)
+    state = tuning_state(folder, at)
     old = _read(path)
     new = readme(old, state, folder=str(folder), files=_run_files(folder), title=_title(state))
     if not new.endswith("\n"):
@@ -126,7 +117,7 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, check: Ch
     path = file if file is not None else folder / "USAGE.md"
     if not check:
         check_writable(path, folder / LOG_NAME)
-    state = _state(folder)
+    state = tuning_state(folder)
     new = usage_markdown(state, _title(state))
     return _write_or_check(path, _read(path), new, check, stdout=False)
 

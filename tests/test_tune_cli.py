@@ -303,7 +303,7 @@ def zen_folder(tuning: Path, target: Path) -> Path:
     """The in-progress fixture laid out as zen-finetune keeps it (selection.json, findings.md headings, ...)."""
     from projections.tune.evolve import TUNE
     from tests.clirunner import invoke as _  # noqa: F401  (same process, same state)
-    from cli.tune_io import tune_log
+    from cli.tune_log import tune_log
 
     state = tune_log(tuning).replay(TUNE).state
     shutil.copytree(tuning / "runs", target / "runs")

@@ -1,10 +1,15 @@
-"""Where each half of a batch stands: the facts decide and next_step both read. Pure."""
+"""Where each half of a batch stands, and where the loop stands now: the facts decide, next_step and the
+README all read. Pure."""
 
 from __future__ import annotations
 
 import enum
 
-from projections.tune.state import RUNS_PER_HALF, Run, TuneState
+import attrs
+
+from projections.tune import rules
+from projections.tune.history import history
+from projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
 
 
 class Half(enum.Enum):
@@ -51,6 +56,51 @@ def batch_given_up(state: TuneState, number: int) -> bool:
 
 def batch_finished(state: TuneState, number: int) -> bool:
     return batch_passed(state, number) or batch_given_up(state, number)
+
+
+@attrs.frozen
+class Stage:
+    """Where the loop stands.
+
+    `kind`: "not_started", "build" (batch `batch` is the next to build), "half" (batch `batch`'s `half` is
+    being worked on, standing `standing`), "keep" (batch `batch` passed: keep its memory), "final" (the
+    final check, standing `standing`), "done" (the final check passed).
+    """
+
+    kind: str
+    batch: int = 0
+    half: str = ""
+    standing: Half | None = None
+
+
+def current_half(state: TuneState) -> Stage:
+    """Where the loop stands now: the half being worked on, else the step between halves (build, keep, final)."""
+    if state.settings is None:
+        return Stage("not_started")
+    finals = state.runs_of(0, FINAL)
+    if finals:
+        standing = half(finals)
+        return Stage("done" if standing is Half.PASSED else "final", standing=standing)
+    current = state.last_batch
+    if current is None:
+        return Stage("build", batch=1)
+    nomem, mem = batch_halves(state, current.number)
+    if Half.GIVEN_UP not in (nomem, mem):
+        if nomem is not Half.PASSED:
+            return Stage("half", current.number, "nomem", nomem)
+        if mem is not Half.PASSED:
+            return Stage("half", current.number, "mem", mem)
+        if not any(kept.batch == current.number for kept in state.memories):
+            return Stage("keep", current.number)
+    if something_left(state):
+        return Stage("build", batch=current.number + 1)
+    return Stage("final", standing=Half.NOT_STARTED)
+
+
+def something_left(state: TuneState) -> bool:
+    """Whether a batch can still be built: unused cases, or open difficult ones."""
+    past = history(state)
+    return bool(rules.unused_cases(past) or rules.open_difficult(past))
 
 
 def run_name(batch: int, kind: str, number: int) -> str:

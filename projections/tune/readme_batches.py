@@ -6,15 +6,13 @@
 
 from __future__ import annotations
 
-from projections.tune.halves import Half
+from projections.tune.halves import Half, batch_halves, batch_passed
 from projections.tune.readme_facts import (
     HALF_WORDS,
     MINUS,
-    batch_passed,
     code,
     codes,
     first_last,
-    halves_of,
     link_target,
     passing_run,
     percent,
@@ -67,7 +65,7 @@ def _row(state: TuneState, batch: Batch, files: frozenset[str]) -> str:
 
 
 def _status(state: TuneState, batch: Batch) -> str:
-    nomem, mem = halves_of(state, batch.number)
+    nomem, mem = batch_halves(state, batch.number)
     if mem is Half.PASSED:
         return "✔ passed"
     if Half.GIVEN_UP in (nomem, mem):

@@ -1,5 +1,5 @@
-"""The figures the README sections share: where the loop stands, a batch's halves and costs, the batches
-the growth rule predicts, and safe markdown text. Pure: no I/O.
+"""The figures the README sections share: a batch's runs and costs, the batches the growth rule predicts,
+and safe markdown text (where the loop stands is `halves.current_half`, which next_step reads too). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -7,27 +7,11 @@ from __future__ import annotations
 import attrs
 
 from projections.tune import rules
-from projections.tune.halves import Half, half
 from projections.tune.history import history
-from projections.tune.state import FINAL, Batch, Run, TuneState
+from projections.tune.state import Batch, Run, TuneState
 
 HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
 MINUS = "−"  # the template's minus sign in percentages
-
-
-@attrs.frozen
-class Stage:
-    """Where the loop stands.
-
-    `kind`: "not_started", "build" (batch `batch` is the next to build), "half" (batch `batch`'s `half` is
-    being worked on, standing `standing`), "keep" (batch `batch` passed: keep its memory), "final" (the
-    final check, standing `standing`), "done" (the final check passed).
-    """
-
-    kind: str
-    batch: int = 0
-    half: str = ""
-    standing: Half | None = None
 
 
 @attrs.frozen
@@ -37,48 +21,6 @@ class Ahead:
     number: int
     size: int
     kind: str  # "new" | "difficult"
-
-
-def stage(state: TuneState) -> Stage:
-    """Where the loop stands now (the same reading of the halves as the next step)."""
-    if state.settings is None:
-        return Stage("not_started")
-    finals = state.runs_of(0, FINAL)
-    if finals:
-        standing = half(finals)
-        return Stage("done" if standing is Half.PASSED else "final", standing=standing)
-    current = state.last_batch
-    if current is None:
-        return Stage("build", batch=1)
-    nomem, mem = half(state.runs_of(current.number, "nomem")), half(state.runs_of(current.number, "mem"))
-    if Half.GIVEN_UP not in (nomem, mem):
-        if nomem is not Half.PASSED:
-            return Stage("half", current.number, "nomem", nomem)
-        if mem is not Half.PASSED:
-            return Stage("half", current.number, "mem", mem)
-        if not any(kept.batch == current.number for kept in state.memories):
-            return Stage("keep", current.number)
-    if something_left(state):
-        return Stage("build", batch=current.number + 1)
-    return Stage("final", standing=Half.NOT_STARTED)
-
-
-def something_left(state: TuneState) -> bool:
-    """Whether a batch can still be built: unused cases, or open difficult ones."""
-    past = history(state)
-    return bool(rules.unused_cases(past) or rules.open_difficult(past))
-
-
-def halves_of(state: TuneState, number: int) -> tuple[Half, Half]:
-    return half(state.runs_of(number, "nomem")), half(state.runs_of(number, "mem"))
-
-
-def batch_passed(state: TuneState, number: int) -> bool:
-    return halves_of(state, number)[1] is Half.PASSED
-
-
-def batch_given_up(state: TuneState, number: int) -> bool:
-    return Half.GIVEN_UP in halves_of(state, number)
 
 
 def passing_run(runs: tuple[Run, ...]) -> Run | None:

@@ -9,15 +9,13 @@ and exactly one is `now`. Labels are quoted and escaped, so any id or figure is 
 from __future__ import annotations
 
 from projections.tune import rules
-from projections.tune.halves import Half
+from projections.tune.halves import Half, batch_halves, current_half
 from projections.tune.history import history
 from projections.tune.readme_facts import (
     Ahead,
     ahead,
-    halves_of,
     percent,
     plural,
-    stage,
     token_change,
 )
 from projections.tune.state import FINAL, Batch, Run, TuneState
@@ -61,7 +59,7 @@ def flowchart(state: TuneState) -> list[str]:
         classes["DS"] = "now"
         return lines + _class_lines(classes)
     past = history(state)
-    now = stage(state)
+    now = current_half(state)
     lines += _store_nodes(state, past, classes)
     for batch in state.batches:
         lines += _batch_subgraph(state, batch, classes)
@@ -99,7 +97,7 @@ def _store_nodes(state: TuneState, past: rules.History, classes: dict[str, str])
 def _batch_subgraph(state: TuneState, batch: Batch, classes: dict[str, str]) -> list[str]:
     n = batch.number
     nomem_runs, mem_runs = state.runs_of(n, "nomem"), state.runs_of(n, "mem")
-    nomem, mem = halves_of(state, n)
+    nomem, mem = batch_halves(state, n)
     what = f"{len(batch.new)} {'new' if batch.kind == 'new' else 'difficult'}"
     title = f"batch {n} · {what}" + (f" + {len(batch.recheck)}" if batch.recheck else "")
     mem_text = "with memory" + (f"\n{_half_words(mem_runs)}" if mem_runs else "")
@@ -211,7 +209,7 @@ def left_line(state: TuneState) -> str:
     past = history(state)
     unused = len(rules.unused_cases(past))
     opened = len(rules.open_difficult(past))
-    now = stage(state)
+    now = current_half(state)
     if now.kind == "done":
         return "**Left:** nothing: every case was in a batch and the final check passed."
     new_batches = [item for item in ahead(state) if item.kind == "new"]

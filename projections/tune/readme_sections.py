@@ -5,21 +5,18 @@ state -> markdown. Pure: no I/O. The tables are GitHub markdown; text from the l
 from __future__ import annotations
 
 from projections.tune import rules
-from projections.tune.halves import Half
+from projections.tune.halves import Half, batch_halves, batch_passed, current_half
 from projections.tune.history import history
 from projections.tune.readme_facts import (
     HALF_WORDS,
     batch_kind_words,
-    batch_passed,
     code,
     growth_sizes,
-    halves_of,
     numbers_text,
     percent,
     plain,
     plural,
     run_tokens,
-    stage,
     token_change,
 )
 from projections.tune.state import TuneState
@@ -36,7 +33,7 @@ def where(state: TuneState) -> str:
 
 
 def _position(state: TuneState) -> str:
-    now = stage(state)
+    now = current_half(state)
     if now.kind == "done":
         finals = state.runs_of(0, "final")
         return f"Done: the final check passed ({finals[-1].name})."
@@ -70,7 +67,7 @@ def _waiting(runs, what: str) -> str:
 def _progress(state: TuneState) -> str:
     passed = [batch.number for batch in state.batches if batch_passed(state, batch.number)]
     given_up = [batch.number for batch in state.batches
-                if Half.GIVEN_UP in halves_of(state, batch.number)]
+                if Half.GIVEN_UP in batch_halves(state, batch.number)]
     parts = []
     if passed:
         parts.append(f"{'Batch' if len(passed) == 1 else 'Batches'} {numbers_text(passed)} passed, both halves")

@@ -11,7 +11,7 @@ import attrs
 
 from projections.tune import rules
 from projections.tune.decide import require_tuning
-from projections.tune.halves import Half, batch_halves, half, run_name
+from projections.tune.halves import Half, batch_halves, current_half, half, run_name
 from projections.tune.history import history
 from projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
 
@@ -48,19 +48,13 @@ def next_step(state: TuneState, folder: str = DEFAULT_FOLDER) -> NextStep:
     finals = state.runs_of(0, FINAL)
     if finals:
         return _after_final(finals, folder)
-    current = state.last_batch
-    if current is None:
-        return _build(state, folder)
-    nomem, mem = batch_halves(state, current.number)
-    if Half.GIVEN_UP not in (nomem, mem):
-        if nomem is not Half.PASSED:
-            return _run_again(state, current.number, "nomem", folder)
-        if mem is not Half.PASSED:
-            return _run_again(state, current.number, "mem", folder)
-        if not any(kept.batch == current.number for kept in state.memories):
-            return NextStep("keep_memory", f"Batch {current.number} passed both halves: its memory becomes the "
-                            "last good memory. Count its nodes and keep it.",
-                            _command(f"memory keep --batch {current.number} --nodes NODES", folder))
+    now = current_half(state)
+    if now.kind == "half":
+        return _run_again(state, now.batch, now.half, folder)
+    if now.kind == "keep":
+        return NextStep("keep_memory", f"Batch {now.batch} passed both halves: its memory becomes the "
+                        "last good memory. Count its nodes and keep it.",
+                        _command(f"memory keep --batch {now.batch} --nodes NODES", folder))
     return _build(state, folder)
 
 

@@ -1,0 +1,39 @@
+"""The tuning's log as every `batchlog tune` command opens it: the --dir option, the state replayed from the
+log, and a decision appended under the log's lock. Shared by cli/tune.py and cli/tune_report.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine import EventLog, open_log
+from projections.catalog import all_types
+from projections.tune.decide import decide, require_tuning
+from projections.tune.evolve import TUNE
+from projections.tune.state import TuneState
+
+LOG_NAME = "events.jsonl"
+DEFAULT_DIR = Path("finetune")
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
+
+
+def tune_log(folder: Path) -> EventLog:
+    """The tuning's log, DIR/events.jsonl, read with every known type (so another loop's log is recognised)."""
+    return open_log(folder / LOG_NAME, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
+
+
+def tuning_state(folder: Path, at: int | None = None) -> TuneState:
+    """The tuning's state (as of event `at`); refused when the log is another loop's. A folder without a log
+    gives the state before `init` (views say what to do about it)."""
+    state = tune_log(folder).replay(TUNE, at=at).state
+    if state.foreign:
+        require_tuning(state)
+    return state
+
+
+def decide_in(folder: Path, command: object) -> TuneState:
+    """Append what `command` decides (nothing when it already took effect); the state after."""
+    return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state
