@@ -118,12 +118,18 @@ def init_command(
 
 
 @app.command("status")
-def status_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+def status_command(
+    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
+                                             help="the next size as -m would set it (as batch.mjs -m)")] = None,
+    folder: Dir = DEFAULT_DIR,
+    at: At = None,
+    as_json: Json = False,
+) -> int:
     """The progress batch.mjs prints: selection, used, batches, next size and why, difficult, ahead.
 
     Example: batchlog tune status --at 12
     """
-    lines = progress(tuning_state(folder, at))
+    lines = progress(tuning_state(folder, at), size)
     return _emit(as_json, lines, {"lines": lines})
 
 

@@ -55,6 +55,12 @@ class TestViews:
             "ahead         at least 5 more batch(es) for new cases, plus what the 1 open difficult case(s) need\n"
         )
 
+    def test_status_with_m_shows_the_size_it_sets(self, tuning):
+        result = tune(tuning, "status", "-m", "4")
+
+        assert (result.code, result.err) == (0, "")
+        assert result.out.splitlines()[3] == "next size     4 - set by -m 4"
+
     def test_next_names_the_run_to_grade(self, tuning):
         result = tune(tuning, "next")
 

@@ -168,9 +168,9 @@ class Comparison:
         result = self.node(batch_mjs_args("status", size=size))
         want = "\n".join(progress_lines(self.tuning.history(), size)) + "\n"
         self.expect("status", (result.code, result.out, result.err), (0, want, ""))
-        if self.mirror is not None and size is None:
-            mirrored = self.mirror.tune("status")
-            self.expect("batchlog tune status", (mirrored.code, mirrored.out, mirrored.err), (0, want, ""))
+        if self.mirror is not None:
+            mirrored = self.mirror.tune("status", *(("-m", size) if size is not None else ()))
+            self.expect(f"batchlog tune status -m {size}", (mirrored.code, mirrored.out, mirrored.err), (0, want, ""))
 
     def next(self, *, size=None, recheck=None, seed=None, out=None, mirrors=True):
         """batch.mjs next against rules.next_batch; the plan, or None when nothing is left."""

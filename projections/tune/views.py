@@ -19,10 +19,10 @@ DEFAULT_FOLDER = "finetune"
 HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
 
 
-def progress(state: TuneState) -> list[str]:
-    """batch.mjs's status lines, same figures."""
+def progress(state: TuneState, size: int | None = None) -> list[str]:
+    """batch.mjs's status lines, same figures (`size`: its -m, which the next size line then shows)."""
     require_tuning(state)
-    return rules.progress_lines(history(state))
+    return rules.progress_lines(history(state), size)
 
 
 @attrs.frozen
