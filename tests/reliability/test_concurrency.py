@@ -10,10 +10,9 @@ import time
 import pytest
 
 from engine import LockTimeout
-from engine.lock import exclusive
 from tests.reliability import model
 from tests.reliability.conftest import soak_seconds
-from tests.reliability.workers import assert_trusted, fork, kill, log_lines, report, wait
+from tests.reliability.workers import assert_trusted, fork, holder, kill, log_lines, report, wait
 
 PROCESSES = 16
 CLAIMS_EACH = 12
@@ -68,23 +67,6 @@ class TestReadDecideAppend:
             assert_trusted(folder / "events.jsonl", model.REGISTRY)
             rounds += 1
         print(f"rounds of {PROCESSES} racing processes: {rounds}")
-
-
-def hold_lock(path, ready_w: int, then_die: bool) -> None:
-    with exclusive(path):
-        os.write(ready_w, b"x")
-        if then_die:
-            os.kill(os.getpid(), 9)
-        time.sleep(30)
-
-
-def holder(tmp_path, *, then_die: bool) -> int:
-    read_end, write_end = os.pipe()
-    pid = fork(hold_lock, tmp_path / "events.jsonl", write_end, then_die)
-    os.close(write_end)
-    assert os.read(read_end, 1) == b"x"
-    os.close(read_end)
-    return pid
 
 
 class TestLockWaits:

@@ -12,6 +12,7 @@ import collections
 import os
 import signal
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import orjson
 
 from engine import EventLog, Projection, Registry, verify
 from engine.lines import LineReader
+from engine.lock import exclusive
 
 
 def fork(target, *args, env: dict[str, str] | None = None) -> int:
@@ -106,3 +108,21 @@ def assert_views_match_full_replay(path: Path, registry: Registry, projection: P
         return
     snapshotted = EventLog(path, registry, snapshots=Snapshots(every=1)).replay(projection).state
     assert snapshotted == expected
+
+
+def hold_lock(path, ready_w: int, then_die: bool) -> None:
+    with exclusive(path):
+        os.write(ready_w, b"x")
+        if then_die:
+            os.kill(os.getpid(), 9)
+        time.sleep(30)
+
+
+def holder(folder: Path, *, then_die: bool) -> int:
+    """A forked process holding the lock of folder/events.jsonl (dying at once if told to); its pid."""
+    read_end, write_end = os.pipe()
+    pid = fork(hold_lock, folder / "events.jsonl", write_end, then_die)
+    os.close(write_end)
+    assert os.read(read_end, 1) == b"x"
+    os.close(read_end)
+    return pid

@@ -1,0 +1,236 @@
+"""Through the CLI: `batchlog tune` commands racing on one tuning, killed at random moments, waiting for a lock.
+
+Workers are forked from the test process and call the CLI in-process (tests/clirunner.py: the same
+`cli.main.main` the console script runs), so a command's whole path is exercised, from parsing to
+the append and the files it writes, at the cost of a fork rather than an interpreter start.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import random
+import shlex
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from cli.tune_log import tuning_state
+from engine import EventLog, verify
+from engine.snapshot import Snapshots
+from projections.catalog import all_types
+from projections.tune.evolve import TUNE
+from projections.tune.views import next_step, progress
+from tests.clirunner import invoke
+from tests.reliability.workers import fork, holder, kill, log_lines, wait
+
+ROOT = Path(__file__).resolve().parents[2]
+IN_PROGRESS = ROOT / "fixtures" / "tune-in-progress"
+RACERS = 16
+STEPS_EACH = 10
+CLI_KILL_ROUNDS = 40
+CLI_WRITERS_PER_ROUND = 4
+ROUNDS_PER_LOG = 10
+PATIENT = {"BATCHLOG_LOCK_TIMEOUT": "60"}
+
+
+def tune(folder: Path, *args: object, env: dict[str, str] | None = None):
+    return invoke("tune", *map(str, args), "--dir", folder, env={**PATIENT, **(env or {})})
+
+
+def small_tuning(folder: Path, cases: int = 14) -> Path:
+    dataset = folder.parent / f"{folder.name}-dataset.json"
+    dataset.write_bytes(orjson.dumps({"cases": [{"id": f"case-{n:02d}", "class": "abc"[n % 3]}
+                                                for n in range(cases)]}))
+    assert tune(folder, "init", "--dataset", dataset, "--min-batch", "2", "--max-batch", "4",
+                "--recheck", "1").code == 0
+    return folder
+
+
+def follow_the_loop(folder: Path, report_path: Path, racer: int, go: int) -> None:
+    """Do what `tune next` says, STEPS_EACH times (verdicts at random); report each acknowledged command.
+    The step is read in-process (the view `tune next` prints); the command runs through the CLI."""
+    rnd = random.Random(racer)
+    os.read(go, 1)
+    with open(report_path, "a", encoding="utf-8") as report:
+        for _ in range(STEPS_EACH):
+            step = next_step(tuning_state(folder), str(folder))  # what `tune next` prints, without a CLI call
+            if step.step == "done":
+                return
+            words = shlex.split(step.command)[2:]  # drop "batchlog tune"
+            words = [rnd.choice(("PASSED", "PASSED", "WRONG", "VOID")) if w == "PASSED|CORRECT|WRONG|VOID"
+                     else "7" if w == "NODES" else w for w in words]
+            if "-o" in words:  # each racer writes its own copy of the batch files
+                at = words.index("-o") + 1
+                words[at] = str(folder / f"racer{racer}" / Path(words[at]).relative_to(folder))
+            result = invoke("tune", *words, env=PATIENT)
+            assert result.code in (0, 1), result.err  # 1: another racer took that decision first
+            if result.code == 0:
+                report.write(shlex.join(words) + "\t" + result.out.replace("\n", " ") + "\n")
+                report.flush()
+
+
+@pytest.fixture(scope="module")
+def raced(tmp_path_factory) -> Path:
+    """A small tuning that RACERS processes played at once, each following `tune next`; their reports beside it."""
+    root = tmp_path_factory.mktemp("race")
+    folder = small_tuning(root / "finetune")
+    go_read, go_write = os.pipe()
+    pids = [fork(follow_the_loop, folder, root / f"report-{n}", n, go_read) for n in range(RACERS)]
+    os.write(go_write, b"x" * RACERS)
+    assert [wait(pid) for pid in pids] == [0] * RACERS
+    return root
+
+
+class TestRacingCommands:
+    def test_sixteen_processes_following_the_loop_never_take_a_decision_twice(self, raced):
+        lines = log_lines(raced / "finetune" / "events.jsonl")
+
+        built = [line["data"]["number"] for line in lines if line["type"] == "tune.batch_built"]
+        started = [line["data"]["run"] for line in lines if line["type"] == "tune.run_started"]
+        graded = [line["data"]["run"] for line in lines if line["type"] == "tune.run_graded"]
+        assert len(built) >= 2 and built == list(range(1, len(built) + 1))
+        assert len(started) == len(set(started)) and len(graded) == len(set(graded))
+        assert set(graded) <= set(started)
+        assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
+        assert verify(raced / "finetune" / "events.jsonl", all_types()).trusted
+
+    def test_every_acknowledged_run_start_names_a_run_the_log_holds_once(self, raced):
+        acknowledged = [row.split("\t")[1].strip() for path in raced.glob("report-*")
+                        for row in path.read_text().splitlines() if row.startswith("run start")]
+
+        started = collections.Counter(line["data"]["run"] for line in log_lines(raced / "finetune" / "events.jsonl")
+                                      if line["type"] == "tune.run_started")
+        assert acknowledged and all(started[name] == 1 for name in acknowledged)
+        assert len(acknowledged) > len(started), "the racers never collided on a run start"
+
+    def test_every_acknowledged_batch_is_the_one_the_log_holds(self, raced):
+        built = {line["data"]["number"]: line["data"]["new"] + line["data"]["recheck"]
+                 for line in log_lines(raced / "finetune" / "events.jsonl") if line["type"] == "tune.batch_built"}
+        written = list(raced.glob("finetune/racer*/runs/batch*-nomem-run1/cases.json"))
+
+        assert written
+        for path in written:
+            number = int(path.parent.name[5:7])
+            assert [case["id"] for case in orjson.loads(path.read_bytes())["batch"]] == built[number]
+
+
+def record_usage_forever(folder: Path, report_path: Path, writer: int, seed: int) -> None:
+    """`tune usage` and `tune change` in a loop until killed; each acknowledged command reported after exit 0."""
+    rnd = random.Random(seed)
+    fd = os.open(report_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    command = 0
+    while True:
+        command += 1
+        if rnd.random() < 0.8:
+            args = ("usage", "batch03-nomem-run1", "--model", f"m{writer}", "--calls", command,
+                    "--input-tokens", rnd.randrange(10**6), "--output-tokens", 5)
+        else:
+            args = ("change", "batch03-nomem-run1", "--file", f"w{writer}/{command}.md", "--summary", "fix",
+                    "--lines", command)
+        result = tune(folder, *args)
+        if result.code == 0:
+            os.write(fd, f"{writer} {command} {args[0]}\n".encode())
+
+
+def acknowledged_commands(folder: Path) -> list[tuple[int, int, str]]:
+    found = []
+    for path in folder.glob("report-*"):
+        for row in path.read_bytes().split(b"\n")[:-1]:
+            writer, command, kind = row.decode().split()
+            found.append((int(writer), int(command), kind))
+    return found
+
+
+def command_of(line: dict) -> tuple[int, int, str] | None:
+    data = line["data"]
+    if line["type"] == "tune.usage_recorded" and data["model"].startswith("m"):
+        return (int(data["model"][1:]), data["calls"], "usage")
+    if line["type"] == "tune.change_recorded" and data["file"].startswith("w"):
+        writer, command = data["file"][1:].removesuffix(".md").split("/")
+        return (int(writer), int(command), "change")
+    return None
+
+
+def check_after_cli_kills(folder: Path, reports: Path) -> None:
+    log = folder / "events.jsonl"
+    acknowledged = acknowledged_commands(reports)
+    held = collections.Counter(command_of(line) for line in log_lines(log))
+    assert [c for c in acknowledged if held[c] != 1] == [], "an acknowledged command is missing or twice"
+    assert [c for c, n in held.items() if c is not None and n > 1] == [], "a command written twice"
+    assert tune(folder, "usage", "batch03-nomem-run1", "--model", "check", "--calls", len(held),
+                "--input-tokens", 1, "--output-tokens", 1).code == 0  # the next append repairs a torn tail
+    report = verify(log, all_types())
+    assert report.trusted and report.torn_bytes == 0, [p.message for p in report.problems]
+    full = EventLog(log, all_types()).replay(TUNE).state
+    snapshotted = EventLog(log, all_types(), snapshots=Snapshots(every=1)).replay(TUNE).state
+    assert snapshotted == full
+    assert (progress(full), next_step(full)) == (progress(snapshotted), next_step(snapshotted))
+    assert tune(folder, "status").out == "".join(line + "\n" for line in progress(full))
+
+
+class TestCliWritersKilled:
+    def test_tune_commands_killed_at_random_moments_lose_no_acknowledged_event(self, tmp_path):
+        rnd = random.Random(20261203)
+        kills = 0
+        for round_ in range(CLI_KILL_ROUNDS):
+            folder = tmp_path / f"log{round_ // ROUNDS_PER_LOG}" / "finetune"
+            if not folder.exists():
+                shutil.copytree(IN_PROGRESS, folder)
+            reports = folder.parent / f"round{round_}"
+            reports.mkdir()
+            writers = range(round_ * CLI_WRITERS_PER_ROUND, (round_ + 1) * CLI_WRITERS_PER_ROUND)
+            pids = [fork(record_usage_forever, folder, reports / f"report-{w}", w, rnd.randrange(10**9))
+                    for w in writers]
+            time.sleep(rnd.uniform(0.02, 0.25))
+            for pid in pids:
+                kill(pid)
+            assert all(wait(pid) == -9 for pid in pids)
+            kills += len(pids)
+            check_after_cli_kills(folder, reports)
+
+        assert kills == CLI_KILL_ROUNDS * CLI_WRITERS_PER_ROUND
+
+
+class TestLockWaitOnACommand:
+    def test_a_command_says_it_waits_for_the_lock_then_gives_up_with_exit_1(self, tmp_path):
+        folder = tmp_path / "finetune"
+        shutil.copytree(IN_PROGRESS, folder)
+        log = folder / "events.jsonl"
+        before = log.read_bytes()
+        pid = holder(folder, then_die=False)
+        try:
+            began = time.monotonic()
+            result = tune(folder, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED",
+                          env={"BATCHLOG_LOCK_TIMEOUT": "1"})
+            waited = time.monotonic() - began
+        finally:
+            kill(pid)
+            wait(pid)
+
+        assert result.code == 1 and result.out == ""
+        assert 0.9 < waited < 3
+        lines = result.err.splitlines()
+        assert lines[0] == (f"waiting for the lock on {log}: another batchlog command is appending to it "
+                            "(giving up after 1s)")
+        assert lines[1].startswith("batchlog: ") and str(log) in lines[1] and "BATCHLOG_LOCK_TIMEOUT" in lines[1]
+        assert len(lines) == 2 and log.read_bytes() == before
+
+    def test_a_waiting_command_goes_on_once_the_holder_dies(self, tmp_path):
+        folder = tmp_path / "finetune"
+        shutil.copytree(IN_PROGRESS, folder)
+        pid = holder(folder, then_die=False)
+        began = time.monotonic()
+        threading.Timer(1.4, kill, (pid,)).start()  # after the engine's notice delay (LOCK_NOTICE_S, 1 s)
+        result = tune(folder, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED",
+                      env={"BATCHLOG_LOCK_TIMEOUT": "20"})
+        wait(pid)
+
+        assert (result.code, result.out) == (0, "batch03-nomem-run1 graded PASSED\n")
+        assert result.err == (f"waiting for the lock on {folder / 'events.jsonl'}: another batchlog command is "
+                              "appending to it (giving up after 20s)\n")
+        assert 1.3 < time.monotonic() - began < 5
