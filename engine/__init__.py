@@ -2,31 +2,50 @@
 
 Knows nothing of tuning or quick batches: the domain comes in as a `Projection`
 (an initial state and a fold), a decide function, and a `Registry` of event types.
+
+The names below are loaded from their modules on first use: a command that only
+reads a small log never imports verify, salvage or the snapshot machinery, which
+keeps the start of every CLI call short.
 """
 
-from engine.clock import now, now_datetime
-from engine.envelope import Event
-from engine.errors import (
-    BadEnvelope,
-    ChainBroken,
-    ClockError,
-    EngineError,
-    LockTimeout,
-    LogDamaged,
-    LogError,
-    NewerVersion,
-    NotALog,
-    WriteFailed,
-)
-from engine.log import Appended, EventLog, Projection, Replayed
-from engine.registry import EventType, Raw, Registry
-from engine.scan import Position, Problem, Scan
-from engine.snapshot import Snapshots, code_version, open_log
-from engine.verify import Receipt, Report, verify
+from __future__ import annotations
 
-__all__ = [
-    "Appended", "BadEnvelope", "ChainBroken", "ClockError", "EngineError", "Event", "EventLog", "EventType",
-    "LockTimeout", "LogDamaged", "LogError", "NewerVersion", "NotALog", "Position", "Problem", "Projection",
-    "Raw", "Receipt", "Registry", "Replayed", "Report", "Scan", "Snapshots", "WriteFailed", "code_version", "now",
-    "now_datetime", "open_log", "verify",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "now": "engine.clock", "now_datetime": "engine.clock",
+    "Event": "engine.envelope",
+    "BadEnvelope": "engine.errors", "ChainBroken": "engine.errors", "ClockError": "engine.errors",
+    "EngineError": "engine.errors", "LockTimeout": "engine.errors", "LogDamaged": "engine.errors",
+    "LogError": "engine.errors", "NewerVersion": "engine.errors", "NotALog": "engine.errors",
+    "WriteFailed": "engine.errors",
+    "Appended": "engine.log", "EventLog": "engine.log", "Projection": "engine.log", "Replayed": "engine.log",
+    "EventType": "engine.registry", "Raw": "engine.registry", "Registry": "engine.registry",
+    "Position": "engine.scan", "Problem": "engine.scan", "Scan": "engine.scan",
+    "Snapshots": "engine.snapshot", "code_version": "engine.snapshot", "open_log": "engine.snapshot",
+    "Receipt": "engine.verify", "Report": "engine.verify", "verify": "engine.verify",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from engine.clock import now, now_datetime
+    from engine.envelope import Event
+    from engine.errors import (BadEnvelope, ChainBroken, ClockError, EngineError, LockTimeout, LogDamaged,
+                               LogError, NewerVersion, NotALog, WriteFailed)
+    from engine.log import Appended, EventLog, Projection, Replayed
+    from engine.registry import EventType, Raw, Registry
+    from engine.scan import Position, Problem, Scan
+    from engine.snapshot import Snapshots, code_version, open_log
+    from engine.verify import Receipt, Report, verify

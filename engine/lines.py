@@ -22,9 +22,11 @@ class LineReader:
     write that was never acknowledged).
     """
 
-    def __init__(self, path: str | os.PathLike, start: int = 0, block_bytes: int = BLOCK_BYTES) -> None:
+    def __init__(self, path: str | os.PathLike, start: int = 0, block_bytes: int = BLOCK_BYTES,
+                 limit: int | None = None) -> None:
         self.path = path
         self.start = start
+        self.limit = limit  # read no byte at or after this offset (None: to the end)
         self.block_bytes = block_bytes
         self.end = start
         self.torn = 0
@@ -37,8 +39,15 @@ class LineReader:
             offset = self.start
             read = fh.read
             size = self.block_bytes
+            left = None if self.limit is None else max(0, self.limit - self.start)
             while True:
-                block = read(size)
+                if left is not None:
+                    if left == 0:
+                        break
+                    block = read(min(size, left))
+                    left -= len(block)
+                else:
+                    block = read(size)
                 if not block:
                     break
                 cut = block.rfind(b"\n")

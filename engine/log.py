@@ -114,7 +114,7 @@ class EventLog:
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
-        scan = self.scan(at=at, start=start)
+        scan = Scan(self.path, self.registry, start=start, at=at, limit=self._unfinished_command_start())
         evolve = projection.evolve
         engine_types = own_types.NAMES
         for event in scan:
@@ -182,6 +182,16 @@ class EventLog:
     @property
     def _pending_path(self) -> Path:
         return self.path.with_name(self.path.name + PENDING_SUFFIX)
+
+    def _unfinished_command_start(self) -> int | None:
+        """Where a command being written (or killed part way) starts, when its lines are on disk
+        but not all of them: readers stop there, so they never see part of a command."""
+        try:
+            end, length = map(int, self._pending_path.read_bytes().split())
+            size = self.path.stat().st_size
+        except (OSError, ValueError):
+            return None
+        return end if end < size < end + length else None
 
     def _cut_unfinished_command(self) -> None:
         """Under the lock: cut away the whole lines of a command whose append died mid-write.

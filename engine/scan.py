@@ -63,8 +63,10 @@ class Scan:
         describe: bool = False,
         check_ids: bool = False,
         decode: bool = True,
+        limit: int | None = None,
     ) -> None:
         self.path = path
+        self.limit = limit
         self.registry = registry
         self.start = start
         self.stop_seq = at
@@ -90,7 +92,7 @@ class Scan:
         # The common line (valid envelope, linked to the line before, the next seq, a current type)
         # takes a fast path of inlined checks that imply exactly what the full checks below would
         # conclude; any other line goes through the full checks, which describe what is wrong.
-        reader = LineReader(self.path, self.start.offset)
+        reader = LineReader(self.path, self.start.offset, limit=self.limit)
         loads = orjson.loads
         fields = FIELD_SET
         current = self._current_types()

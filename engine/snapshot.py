@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
 import zlib
 from collections.abc import Sequence
 from hashlib import sha256
@@ -213,6 +212,8 @@ class Snapshots:
         target = self.path_for(log, projection)
         try:
             folder.mkdir(exist_ok=True)
+            import tempfile  # only when a snapshot is written: it is slow to import
+
             fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=folder)
         except OSError:
             return
