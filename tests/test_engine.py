@@ -380,3 +380,29 @@ def test_lock_file_is_not_what_locks(log):
     append(log, NoteAdded("b"))
 
     assert len(log.replay(NOTES).state) == 2
+
+
+class TestUnfinishedCommand:
+    def test_readers_never_see_part_of_a_command_being_written(self, log):
+        append(log, NoteAdded("a"))
+        acknowledged = log.path.stat().st_size
+        append(log, NoteAdded("b"), NoteAdded("c"), NoteAdded("d"))
+        lines = log.path.read_bytes().splitlines(keepends=True)
+        # As a writer killed part way through the three-line command leaves it: two of its lines, and the marker.
+        log.path.write_bytes(b"".join(lines[:3]))
+        pending = log.path.with_name(log.path.name + ".pending")
+        pending.write_bytes(f"{acknowledged} {sum(map(len, lines[1:]))}".encode())
+
+        seen = [n.text for n in log.replay(NOTES).state]
+        appended = append(log, NoteAdded("e"))
+
+        assert seen == ["a"]
+        assert [n.text for n in log.replay(NOTES).state] == ["a", "e"] and appended[0].seq == 2
+        assert not pending.exists() and verify(log.path, REGISTRY).trusted
+
+    def test_a_marker_of_a_finished_command_changes_nothing(self, log):
+        append(log, NoteAdded("a"), NoteAdded("b"))
+        pending = log.path.with_name(log.path.name + ".pending")
+        pending.write_bytes(f"0 {log.path.stat().st_size}".encode())
+
+        assert [n.text for n in log.replay(NOTES).state] == ["a", "b"]
