@@ -53,7 +53,7 @@ run_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mo
 difficult_app = typer.Typer(add_completion=False, rich_markup_mode=None, invoke_without_command=True)
 memory_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 app.add_typer(run_app, name="run", help="start a run of a batch (or the final check), grade a run")
-app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix")
+app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
