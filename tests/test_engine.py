@@ -358,15 +358,25 @@ class TestLayering:
         import subprocess
         import sys
 
-        code = "import engine, sys; print(sorted(m for m in sys.modules if m.split('.')[0] in ('projections','cli')))"
+        code = ("import pkgutil, importlib, sys, engine\n"
+                "for m in pkgutil.iter_modules(engine.__path__): importlib.import_module('engine.' + m.name)\n"
+                "print(sorted(m for m in sys.modules if m.split('.')[0] in ('projections','cli')))")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
 
         assert out.strip() == "[]"
 
+    def test_projections_are_pure_and_import_no_cli(self):
+        from pathlib import Path
+
+        for path in (Path(__file__).resolve().parent.parent / "projections").rglob("*.py"):
+            text = path.read_text()
+            for forbidden in ("import os", "from cli", "import cli", "open(", "print(", "environ", "import time"):
+                assert forbidden not in text, f"{path}: {forbidden}"
+
     def test_the_engine_names_no_event_type_of_either_loop(self):
         from pathlib import Path
 
-        for path in Path("engine").glob("*.py"):
+        for path in (Path(__file__).resolve().parent.parent / "engine").glob("*.py"):
             text = path.read_text()
             assert "tune." not in text and "qb." not in text and "quick_batch" not in text, path
 
