@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine import EventType, Projection, Registry
+from engine import EventType, Projection, Registry, code_version
 
 
 @attrs.frozen
@@ -33,3 +33,23 @@ def evolve(state: tuple, event) -> tuple:
 
 
 NOTES = Projection("sample.notes", (), evolve)
+
+
+@attrs.frozen
+class Count:
+    """How many notes were added: a state that does not grow with the log."""
+
+    notes: int = 0
+
+
+def count(state: Count, event) -> Count:
+    match event.data:
+        case NoteAdded():
+            return Count(state.notes + 1)
+        case NotesCleared():
+            return Count(0)
+        case _:
+            raise TypeError(f"unknown event {event.type}")
+
+
+COUNT = Projection("sample.count", Count(), count, version=code_version(__name__), state_type=Count)

@@ -1,4 +1,4 @@
-"""Many processes appending to one log at once through the public API."""
+"""Many processes appending to one log at once through the public API (snapshots on, as the CLI runs)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from pathlib import Path
 
 import orjson
 
-from engine import EventLog, verify
-from tests.sample_domain import NOTES, REGISTRY
+from engine import EventLog, open_log, verify
+from tests.sample_domain import COUNT, NOTES, REGISTRY
 
 WRITER = """
 import sys
-from engine import EventLog
-from tests.sample_domain import NOTES, REGISTRY, NoteAdded
-log = EventLog(sys.argv[1], REGISTRY)
+from engine import open_log
+from tests.sample_domain import COUNT, REGISTRY, NoteAdded
+log = open_log(sys.argv[1], REGISTRY)
 name, count = sys.argv[2], int(sys.argv[3])
 for n in range(count):
-    event, = log.append(NOTES, lambda state: [NoteAdded(f"{name}-{n}")]).events
+    event, = log.append(COUNT, lambda state: [NoteAdded(f"{name}-{n}")]).events
     print(event.seq, event.id, event.data.text, flush=True)
 """
 
@@ -54,4 +54,5 @@ def test_eight_processes_appending_500_events_each_lose_and_repeat_nothing(tmp_p
         mine = [int(t.split("-")[1]) for t in texts if t.startswith(f"w{n}-")]
         assert mine == list(range(EVENTS_EACH))
     assert len(EventLog(log_path, REGISTRY).replay(NOTES).state) == total
+    assert open_log(log_path, REGISTRY).replay(COUNT).state.notes == total
     assert all(orjson.loads(line) for line in log_path.read_bytes().splitlines())
