@@ -34,7 +34,11 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    module = importlib.import_module(home)
+    short = home.rpartition(".")[2]
+    if _HOMES.get(short) == home:  # importing engine.verify bound the submodule to `verify`: the function wins
+        globals()[short] = getattr(module, short)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 
