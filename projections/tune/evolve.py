@@ -44,7 +44,7 @@ def evolve(state: TuneState, event: Event) -> TuneState:
     """The state after `event`."""
     match event.data:
         case UsageRecorded() as fact:  # first: the most frequent event
-            return _replace_run(state, fact.run, lambda run: _with_usage(run, fact))
+            return _usage(state, fact)
         case TuningStarted() as fact:
             return _started(state, fact)
         case BatchBuilt() as fact:
@@ -53,12 +53,12 @@ def evolve(state: TuneState, event: Event) -> TuneState:
                 fact.open_difficult, fact.size_override, fact.recheck_override, fact.seed_override,
                 event.seq, event.at,
             )
-            return attrs.evolve(state, batches=(*state.batches, batch))
+            return _replaced(state, batches=(*state.batches, batch))
         case RunStarted() as fact:
             run = Run(fact.run, fact.batch, fact.kind, fact.number, fact.cases, event.seq, event.at)
-            return attrs.evolve(state, runs=(*state.runs, run))
+            return _replaced(state, runs=(*state.runs, run))
         case RunGraded() as fact:
-            return _replace_run(state, fact.run, lambda run: attrs.evolve(
+            return _replace_run(state, fact.run, lambda run: _replaced(
                 run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
                 saved_twice=fact.saved_twice, findings=fact.findings, note=fact.note, graded_seq=event.seq,
                 graded_at=event.at,
@@ -66,7 +66,7 @@ def evolve(state: TuneState, event: Event) -> TuneState:
         case DifficultAdded() as fact:
             notes = (Note(fact.run, fact.note),) if fact.note else ()
             entry = Difficult(fact.case, fact.reasons, fact.run, event.seq, notes=notes)
-            return attrs.evolve(state, difficult=(*state.difficult, entry))
+            return _replaced(state, difficult=(*state.difficult, entry))
         case DifficultFixed() as fact:
             return _replace_difficult(state, fact.case, lambda entry: attrs.evolve(
                 entry, fixed=fact.run, fixed_seq=event.seq,
@@ -74,13 +74,13 @@ def evolve(state: TuneState, event: Event) -> TuneState:
             ))
         case ChangeRecorded() as fact:
             change = Change(fact.file, fact.summary, fact.lines, event.seq)
-            return _replace_run(state, fact.run, lambda run: attrs.evolve(run, changes=(*run.changes, change)))
+            return _replace_run(state, fact.run, lambda run: _replaced(run, changes=(*run.changes, change)))
         case MemoryKept() as fact:
             kept = KeptMemory(fact.batch, fact.nodes, event.seq, event.at)
-            return attrs.evolve(state, memories=(*state.memories, kept))
+            return _replaced(state, memories=(*state.memories, kept))
         case _ if not event.type.startswith(TUNE_PREFIX):
             # A log of another loop: remembered, so every command can refuse it (WrongLog).
-            return state if state.foreign else attrs.evolve(state, foreign=event.type)
+            return state if state.foreign else _replaced(state, foreign=event.type)
         case _:
             raise TypeError(f"evolve does not know the event {event.type} ({type(event.data).__name__})")
 
@@ -119,7 +119,7 @@ def _replace_run(state: TuneState, name: str, change) -> TuneState:
     runs = state.runs
     for index in range(len(runs) - 1, -1, -1):
         if runs[index].name == name:
-            return attrs.evolve(state, runs=(*runs[:index], change(runs[index]), *runs[index + 1 :]))
+            return _replaced(state, runs=(*runs[:index], change(runs[index]), *runs[index + 1 :]))
     return state
 
 
@@ -127,21 +127,66 @@ def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
     entries = state.difficult
     for index, entry in enumerate(entries):
         if entry.case == case:
-            return attrs.evolve(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
+            return _replaced(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
     return state
 
 
-def _with_usage(run: Run, fact: UsageRecorded) -> Run:
-    """The run with the model's running totals replaced by the new report."""
-    usage = list(run.usage)
-    for index, known in enumerate(usage):
-        if known.model == fact.model:
-            usage[index] = ModelUsage(fact.model, fact.calls, fact.input_tokens, fact.output_tokens,
-                                      known.reports + 1)
+def _usage(state: TuneState, fact: UsageRecorded) -> TuneState:
+    """The run's totals for the model replaced by the new report: a few small copies, no constructor.
+
+    The run is searched from the newest (usage is reported for the run in progress); the state
+    and the run are copied with one field changed, as `_replaced` does, inlined: this is the
+    fold's hot path.
+    """
+    runs = state.runs
+    name = fact.run
+    index = len(runs) - 1
+    while index >= 0 and runs[index].name != name:
+        index -= 1
+    if index < 0:
+        return state
+    run = runs[index]
+    usage = run.usage
+    model = fact.model
+    for position, known in enumerate(usage):
+        if known.model == model:
+            reports = known.reports + 1
             break
     else:
-        usage.append(ModelUsage(fact.model, fact.calls, fact.input_tokens, fact.output_tokens, 1))
-    return attrs.evolve(run, usage=tuple(usage))
+        position, reports = len(usage), 1
+    totals = _new(ModelUsage)
+    _set_dict(totals, "__dict__", {"model": model, "calls": fact.calls, "input_tokens": fact.input_tokens,
+                                   "output_tokens": fact.output_tokens, "reports": reports})
+    changed = _new(Run)
+    _set_dict(changed, "__dict__", {**run.__dict__, "usage": (*usage[:position], totals, *usage[position + 1 :])})
+    after = _new(TuneState)
+    _set_dict(after, "__dict__", {**state.__dict__, "runs": (*runs[:index], changed, *runs[index + 1 :])})
+    return after
+
+
+_new = object.__new__
+_set_dict = object.__setattr__
+
+
+def _made(cls: type, fields: dict[str, Any]) -> Any:
+    """An instance of a `slots=False` state class holding `fields` (every field, in field order).
+
+    What the class's own __init__ would build: these classes have no converters, validators
+    or post-init hooks (tests/test_decode_speedups.py checks it), so their __init__ only stores
+    the values.
+    """
+    made = _new(cls)
+    _set_dict(made, "__dict__", fields)
+    return made
+
+
+def _replaced(obj: Any, **changes: Any) -> Any:
+    """`attrs.evolve(obj, **changes)` for the `slots=False` state classes, without a constructor call."""
+    fields = obj.__dict__.copy()
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    fields.update(changes)
+    return _made(type(obj), fields)
 
 
 # Snapshots are keyed to the code that folds: this module, the state and the event classes.
