@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from typing import Annotated
 
@@ -51,12 +50,15 @@ def build(first: str | None) -> typer.Typer:
 
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; every error becomes a message and an exit code."""
-    from cli.errors import report
-    from cli.main import EXIT_REFUSED, EXIT_USAGE
-    from engine import EngineError
-    from projections.errors import Refused
+    from cli.main import reported
 
-    as_json = "--json" in args
+    return reported(lambda: _run_typer(args), "--json" in args)
+
+
+def _run_typer(args: list[str]) -> int:
+    """The typer app on `args`; click's usage errors and exits become exit codes, the rest is raised."""
+    from cli.main import EXIT_REFUSED, EXIT_USAGE
+
     try:
         app = build(args[0] if args else None)
         result = app(args=args, prog_name="batchlog", standalone_mode=False)
@@ -71,12 +73,4 @@ def run(args: list[str]) -> int:
         return error.exit_code
     except typer.Abort:
         return EXIT_REFUSED
-    except (EngineError, Refused) as error:
-        return report(error, as_json)
-    except BrokenPipeError:
-        return EXIT_REFUSED
-    except Exception as error:  # a bug: one line for users, a traceback for tests
-        if os.environ.get("BATCHLOG_DEBUG"):
-            raise
-        return report(error, as_json)
     return result if isinstance(result, int) else 0

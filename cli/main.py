@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
 
@@ -21,9 +22,35 @@ def main(argv: list[str] | None = None) -> int:
         from cli.quick_batch import main as quick_batch_main
 
         return quick_batch_main(args[1:])
+    if args[:1] == ["tune"]:
+        # The read-only views agents call most, without building the typer app (~0.3 s); anything the
+        # fast path does not fully understand (help, a bad option, -o) goes on to typer below.
+        from cli.fast_views import fast_view
+
+        code = fast_view(args)
+        if code is not None:
+            return code
     from cli.app import run
 
     return run(args)
+
+
+def reported(command: Callable[[], int], as_json: bool) -> int:
+    """Run `command`; every error it raises becomes a message on stderr and an exit code (the one place)."""
+    from cli.errors import report
+    from engine import EngineError
+    from projections.errors import Refused
+
+    try:
+        return command()
+    except (EngineError, Refused) as error:
+        return report(error, as_json)
+    except BrokenPipeError:
+        return EXIT_REFUSED
+    except Exception as error:  # a bug: one line for users, a traceback for tests
+        if os.environ.get("BATCHLOG_DEBUG"):
+            raise
+        return report(error, as_json)
 
 
 def entry() -> None:

@@ -1,19 +1,19 @@
 """`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl.
 
 Each command parses, makes one decision (through `EventLog.append`, under the
-lock) or asks one view, and renders. Files are read and written in cli/tune_io.py.
+lock) or asks one view, and renders. Files are read and written in cli/tune_io.py;
+the read-only views status, next and the next-batch preview are in cli/tune_views.py
+(the fast path of cli/fast_views.py calls them without typer).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import attrs
-import orjson
 import typer
 
 from cli.options import At, Json
@@ -25,7 +25,8 @@ from cli.tune_io import (
     write_batch_files,
     write_text,
 )
-from cli.tune_log import DEFAULT_DIR, Dir, decide_in, tune_log, tuning_state
+from cli.tune_log import DEFAULT_DIR, decide_in, tune_log, tuning_state
+from cli.tune_views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
 from projections.errors import BadInput, Refused
 from projections.tune import rules
 from projections.tune.decide import (
@@ -39,13 +40,11 @@ from projections.tune.decide import (
     RecordUsage,
     StartFinal,
     StartRun,
-    require_tuning,
 )
 from projections.tune.evolve import TUNE
-from projections.tune.history import cases_plan, history, plan_of
+from projections.tune.history import cases_plan, plan_of
 from projections.tune.state import TuneState
-from projections.tune.views import difficult_rows, next_step, progress
-from projections.tune.zen_import import import_events
+from projections.tune.views import difficult_rows
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
@@ -56,9 +55,7 @@ app.add_typer(run_app, name="run", help="start a run of a batch (or the final ch
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
-# The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
-# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
-LARGEST = 2**53 - 1
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
 
 
 @contextmanager
@@ -69,18 +66,6 @@ def _written_after(recorded: str) -> Iterator[None]:
     except BadInput as error:
         raise BadInput(f"{recorded}, but {error.message}: fix that and run the same command again to write its "
                        "files (nothing more is recorded)", **error.fields) from None
-
-
-def _emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
-    if as_json:
-        sys.stdout.write(orjson.dumps(data).decode() + "\n")
-    else:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-    return 0
-
-
-def _errors(lines: list[str]) -> None:
-    sys.stderr.write("".join(line + "\n" for line in lines))
 
 
 @app.command("init")
@@ -113,7 +98,7 @@ def init_command(
     line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
             f"{settings.min_batch} up to {settings.max_batch}, recheck {settings.recheck}, seed {settings.seed}, "
             f"maxRetries {settings.max_retries}, concurrency {settings.concurrency}")
-    return _emit(as_json, [line], {"settings": attrs.asdict(settings), "cases": len(state.cases),
+    return emit(as_json, [line], {"settings": attrs.asdict(settings), "cases": len(state.cases),
                                    "selection": list(state.selection)})
 
 
@@ -129,8 +114,7 @@ def status_command(
 
     Example: batchlog tune status --at 12
     """
-    lines = progress(tuning_state(folder, at), size)
-    return _emit(as_json, lines, {"lines": lines})
+    return status_view(folder, at, as_json, size)
 
 
 @app.command("next-batch")
@@ -154,27 +138,15 @@ def next_batch_command(
         raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
                                  param_hint="--at")
     if out is None:
-        state = tuning_state(folder, at)
-        require_tuning(state)
-        plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
-        text = rules.cases_json(plan)
-    else:
-        check_batch_files(out, tune_log(folder).path)
-        state = decide_in(folder, BuildBatch(size, recheck, seed))
-        assert state.last_batch is not None
-        plan = plan_of(state, state.last_batch)
-        text = rules.cases_json(plan)
-        # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
-        with _written_after(f"batch {plan.number} is recorded"):
-            write_batch_files(out, text, rules.plan_json(plan))
-    if as_json:
-        _emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
-                         "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
-                         "recorded": out is not None, "out": out})
-    elif out is None:
-        sys.stdout.write(text)
-    _errors(rules.summary_lines(plan, out, bool(state.difficult)))
-    return 0
+        return next_batch_view(folder, at, as_json, size, recheck, seed)
+    check_batch_files(out, tune_log(folder).path)
+    state = decide_in(folder, BuildBatch(size, recheck, seed))
+    assert state.last_batch is not None
+    plan = plan_of(state, state.last_batch)
+    # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
+    with _written_after(f"batch {plan.number} is recorded"):
+        write_batch_files(out, rules.cases_json(plan), rules.plan_json(plan))
+    return show_batch(plan, out, as_json, bool(state.difficult))
 
 
 @run_app.command("start")
@@ -197,7 +169,7 @@ def run_start_command(
     path = run_cases_path(folder, run.name)
     with _written_after(f"run {run.name} is recorded"):
         write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
-    return _emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
+    return emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
 
 
 @run_app.command("grade")
@@ -226,7 +198,7 @@ def run_grade_command(
     graded = state.run_named(run)
     assert graded is not None
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
-    return _emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
+    return emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
                  {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
 
 
@@ -255,7 +227,7 @@ def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]
-    return _emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows]})
+    return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows]})
 
 
 @difficult_app.command("add")
@@ -275,7 +247,7 @@ def difficult_add_command(
     state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note))
     entry = state.difficult_entry(case)
     assert entry is not None
-    return _emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
+    return emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
                  {"case": case, "reasons": list(entry.reasons), "added": entry.added})
 
 
@@ -294,7 +266,7 @@ def difficult_fix_command(
     state = decide_in(folder, FixDifficult(case, run, note))
     entry = state.difficult_entry(case)
     assert entry is not None
-    return _emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
+    return emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
 
 
 @app.command("change")
@@ -312,7 +284,7 @@ def change_command(
     """
     decide_in(folder, RecordChange(run, file, summary, lines))
     counted = f" ({lines} lines)" if lines is not None else ""
-    return _emit(as_json, [f"{run}: {file}{counted}: {summary}"],
+    return emit(as_json, [f"{run}: {file}{counted}: {summary}"],
                  {"run": run, "file": file, "summary": summary, "lines": lines})
 
 
@@ -330,7 +302,7 @@ def memory_keep_command(
     state = decide_in(folder, KeepMemory(batch, nodes))
     kept = state.last_good_memory
     assert kept is not None
-    return _emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
+    return emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
                  {"batch": kept.batch, "nodes": kept.nodes})
 
 
@@ -349,7 +321,7 @@ def usage_command(
     Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
     """
     decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens))
-    return _emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
+    return emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
                  {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
                   "output_tokens": output_tokens})
 
@@ -360,8 +332,7 @@ def next_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False
 
     Example: batchlog tune next --dir finetune
     """
-    step = next_step(tuning_state(folder, at), str(folder))
-    return _emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
+    return next_view(folder, at, as_json)
 
 
 @app.command("import")
@@ -377,6 +348,8 @@ def import_command(
     if log.exists():
         raise Refused(f"{log.path} exists already: this folder has a log; use --dir {source} with the other "
                       "commands", file=str(log.path))
+    from projections.tune.zen_import import import_events  # only this command needs it
+
     events = import_events(read_zen_folder(source))
 
     def only_into_an_empty_log(state: TuneState) -> list:
@@ -386,7 +359,7 @@ def import_command(
 
     appended = log.append(TUNE, only_into_an_empty_log)
     state = appended.state
-    return _emit(as_json, [f"imported {source}: {len(appended.events)} events, {len(state.batches)} batches, "
+    return emit(as_json, [f"imported {source}: {len(appended.events)} events, {len(state.batches)} batches, "
                            f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],
                  {"events": len(appended.events), "batches": len(state.batches), "runs": len(state.runs),
                   "log": str(log.path)})

@@ -10,12 +10,14 @@ import contextlib
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from projections.errors import BadInput
-from projections.tune.zen_import import ZenFolder, ZenRun
+
+if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
+    from projections.tune.zen_import import ZenFolder, ZenRun
 
 FINDINGS_VERDICT = re.compile(r"^## ([A-Z][A-Z ]*[A-Z])", re.MULTILINE)  # batch.mjs's verdict heading
 ZEN_RUN = re.compile(r"(batch[0-9]{2}-(?:nomem|mem)|final)-run[0-9]+")
@@ -111,6 +113,8 @@ def run_cases_path(folder: Path, run: str) -> Path:
 
 def read_zen_folder(folder: Path) -> ZenFolder:
     """What a zen-finetune folder holds: config, dataset, selection, difficult list, runs with verdicts."""
+    from projections.tune.zen_import import ZenFolder
+
     if not folder.is_dir():
         raise BadInput(f"{folder} is not a folder: give the zen-finetune folder (the one holding selection.json)",
                        folder=str(folder))
@@ -132,6 +136,8 @@ def read_zen_folder(folder: Path) -> ZenFolder:
 
 
 def _read_runs(runs: Path) -> tuple[ZenRun, ...]:
+    from projections.tune.zen_import import ZenRun
+
     if not runs.is_dir():
         return ()
     found = []

@@ -1,13 +1,11 @@
-"""The tuning's log as every `batchlog tune` command opens it: the --dir option, the state replayed from the
-log, and a decision appended under the log's lock. Shared by cli/tune.py and cli/tune_report.py."""
+"""The tuning's log as every `batchlog tune` command opens it: the state replayed from the log, and a decision
+appended under the log's lock. Shared by cli/tune.py, cli/tune_report.py and cli/tune_views.py (no typer
+here: the fast path of the read-only views imports this without it)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from engine import EventLog, open_log
 from projections.catalog import all_types
@@ -17,7 +15,6 @@ from projections.tune.state import TuneState
 
 LOG_NAME = "events.jsonl"
 DEFAULT_DIR = Path("finetune")
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
 
 
 def tune_log(folder: Path) -> EventLog:

@@ -1,31 +1,32 @@
 """`batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
 
-`register(app)` adds them to the `tune` group (cli/app.py calls it). Each command reads the log, calls one
-view, and writes or prints; the README's sections and splicing, USAGE.md and the audit live in projections/.
+`register(app)` adds them to the `tune` group (cli/app.py calls it for every `tune` command). Each command
+reads the log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the
+audit live in projections/, imported by the command that uses them (the other tune commands do not pay for
+them).
 """
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import orjson
 import typer
 
 from cli.options import At, Json
 from cli.tune_io import check_writable, write_text
-from cli.tune_log import DEFAULT_DIR, LOG_NAME, Dir, tune_log, tuning_state
-from engine import verify
+from cli.tune import Dir
+from cli.tune_log import DEFAULT_DIR, LOG_NAME, tune_log, tuning_state
 from projections.catalog import all_types
 from projections.errors import BadInput
-from projections.tune.audit import Audit, LogReport, audit
 from projections.tune.decide import require_tuning
 from projections.tune.evolve import TUNE
-from projections.tune.readme import readme
-from projections.tune.state import TuneState
-from projections.tune.usage import usage_markdown
+
+if TYPE_CHECKING:
+    from projections.tune.audit import Audit
+    from projections.tune.state import TuneState
 
 File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
 Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
@@ -73,6 +74,8 @@ def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool) -
     if check:
         if old == new:
             return 0
+        import difflib
+
         diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                     fromfile=f"{path} (on disk)", tofile=f"{path} (from the log)")
         sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
@@ -98,6 +101,8 @@ def readme_command(
 
     Example: batchlog tune readme --dir fixtures/tune-finished --stdout
     """
+    from projections.tune.readme import readme
+
     path = file if file is not None else folder / "README.md"
     if not (check or stdout):
         check_writable(path, folder / LOG_NAME)
@@ -114,6 +119,8 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, check: Ch
 
     Example: batchlog tune usage-report --dir fixtures/tune-finished --check
     """
+    from projections.tune.usage import usage_markdown
+
     path = file if file is not None else folder / "USAGE.md"
     if not check:
         check_writable(path, folder / LOG_NAME)
@@ -128,6 +135,9 @@ def audit_command(folder: Dir = DEFAULT_DIR, as_json: Json = False) -> int:
 
     Example: batchlog tune audit --dir fixtures/tune-finished
     """
+    from engine import verify
+    from projections.tune.audit import LogReport, audit
+
     log = tune_log(folder)
     if not log.exists():
         raise BadInput(f"no tuning log at {folder / LOG_NAME}: give --dir the tuning's folder", path=str(log.path))

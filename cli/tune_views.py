@@ -1,0 +1,68 @@
+"""The bodies of the read-only tuning views `tune status`, `tune next` and the `tune next-batch` preview.
+
+Plain functions, no typer: the typer commands in cli/tune.py call them, and so does the fast path
+(cli/fast_views.py) that runs them without building the typer app. Each reads the log, asks one view,
+renders, and returns the exit code; errors are raised for the caller to report.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import orjson
+
+from cli.tune_log import tuning_state
+from projections.tune import rules
+from projections.tune.decide import require_tuning
+from projections.tune.history import history
+from projections.tune.views import next_step, progress
+
+# The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
+# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
+LARGEST = 2**53 - 1
+
+
+def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
+    """The lines on stdout, or `data` as one JSON object with --json; exit 0."""
+    if as_json:
+        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+    else:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def status_view(folder: Path, at: int | None, as_json: bool, size: int | None) -> int:
+    """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
+    lines = progress(tuning_state(folder, at), size)
+    return emit(as_json, lines, {"lines": lines})
+
+
+def next_view(folder: Path, at: int | None, as_json: bool) -> int:
+    """`tune next`: the one next step, in words, and the exact command to run."""
+    step = next_step(tuning_state(folder, at), str(folder))
+    return emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
+
+
+def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,
+                    seed: int | None) -> int:
+    """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
+    state = tuning_state(folder, at)
+    require_tuning(state)
+    plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
+    return show_batch(plan, None, as_json, bool(state.difficult))
+
+
+def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_difficult: bool) -> int:
+    """A batch as next-batch shows it: the cases JSON on stdout when previewed (`out` None; with --json, the
+    batch's figures instead), and batch.mjs's summary lines on stderr."""
+    if as_json:
+        emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
+                        "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
+                        "recorded": out is not None, "out": out})
+    elif out is None:
+        sys.stdout.write(rules.cases_json(plan))
+    sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))
+    return 0
