@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -73,6 +72,8 @@ def read_staged(folder: Path) -> Staged:
 
 
 def remove_tree(path: Path) -> None:
+    import shutil  # only some commands remove or copy files: `next` on a fresh target does not
+
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -195,6 +196,8 @@ def archive_log_and_remove(run_dir: Path, summary_path: str) -> None:
 
     The folder stays when the copy fails: the log is the batch's only audit trail.
     """
+    import shutil
+
     summary = Path(summary_path)
     try:
         shutil.copyfile(run_dir / LOG_NAME, summary.with_name(f"{summary.stem}.events.jsonl"))

@@ -10,7 +10,6 @@ from cli import quick_batch_io as io
 from projections.errors import BadInput, Refused
 from projections.quick_batch import decide, progress
 from projections.quick_batch.evolve import projection
-from projections.quick_batch.seed_import import events_of_seed_lines
 from projections.quick_batch.state import Batch
 
 
@@ -25,6 +24,8 @@ def status(run_dir: Path, as_json: bool, at: int | None = None) -> str:
 
 def import_seed_batch(run_dir: Path) -> dict[str, Any]:
     """Write the log a seed batch.jsonl implies (torn and bad lines skipped, as the seed reads it)."""
+    from projections.quick_batch.seed_import import events_of_seed_lines  # only `import` reads seed lines
+
     source = run_dir / io.SEED_BATCH_FILE
     try:
         data = source.read_bytes()
