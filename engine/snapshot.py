@@ -21,7 +21,9 @@ Files: `<log>.snap/<projection name>.json`, written under a temporary name and
 renamed, so a reader never sees one half-written. A snapshot is a cache: it is
 not fsynced, and a file lost or cut short in a crash is simply ignored. No
 pickle: the state goes through cattrs into the declared types, so a snapshot
-file holds data and can never run code.
+file holds data and can never run code. What reads and writes snapshot files
+(zlib, cattrs, tempfile) is imported only when a file is there to read or one is
+to be written: a view of a short log without a snapshot pays for none of it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import zlib
 from collections.abc import Sequence
 from hashlib import sha256
 from pathlib import Path
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 FORMAT = 1
 SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
 CHUNK_BYTES = 1 << 22
-_HEX64 = re.compile(r"[0-9a-f]{64}")
+_HEX64 = "[0-9a-f]{64}"  # a line hash (re.fullmatch compiles it once, when a snapshot is read)
 
 
 def code_version(*modules: ModuleType | str) -> str:
@@ -136,6 +137,7 @@ class Snapshots:
             return
         if events[-1].seq - base.seq < self.every or not _clean(replayed):
             return
+        import zlib
         last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
         last_line = payload[last_line_start:-1]
         crc = _crc_file(log.path, base.offset, replayed.end, base.crc)
@@ -248,7 +250,7 @@ def _position(doc: dict) -> tuple[Position, int, int] | None:
     line, seq, offset, digest, at = (raw.get(k) for k in ("line", "seq", "offset", "hash", "at"))
     if not all(type(v) is int and v > 0 for v in (line, seq, offset)) or not 0 <= line_start < offset:
         return None
-    if type(digest) is not str or not _HEX64.fullmatch(digest) or type(at) is not str:
+    if type(digest) is not str or not re.fullmatch(_HEX64, digest) or type(at) is not str:
         return None
     return Position(line, seq, offset, digest, at), line_start, crc
 
@@ -266,6 +268,8 @@ def _log_matches(path: Path, position: Position, line_start: int, crc: int) -> i
                 return None
     except OSError:
         return None
+    import zlib
+
     return zlib.crc32(line, crc)
 
 
@@ -279,6 +283,8 @@ def _crc_file(path: Path, start: int, stop: int, crc: int) -> int | None:
 
 
 def _crc_open(fh: Any, start: int, stop: int, crc: int) -> int | None:
+    import zlib  # with cattrs and tempfile, imported only when a snapshot is read or written
+
     if stop < start:
         return None
     buffer = bytearray(min(CHUNK_BYTES, max(stop - start, 1)))
