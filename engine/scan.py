@@ -10,7 +10,8 @@ counted once, where it is, and described for `log verify`. Lock-free.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from hashlib import sha256
 
 import attrs
@@ -20,7 +21,7 @@ from engine import own_types
 from engine.chain import GENESIS
 from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
 from engine.lines import LineReader
-from engine.registry import Registry
+from engine.registry import Registry, domain_maker
 
 
 @attrs.frozen
@@ -137,7 +138,7 @@ class Scan:
                     and v == spec[0]
                 ):
                     try:
-                        domain = spec[1](**data)
+                        domain = spec[1](data)
                     except (TypeError, ValueError, KeyError):
                         pass  # the full checks below count it as bad data
                     else:
@@ -195,13 +196,17 @@ class Scan:
             self.position = Position(number, last_seq, offset, last_hash, last_at)
         self._finish(number, last_seq, offset, last_hash, last_at, reader)
 
-    def _current_types(self) -> dict[str, tuple[int, type]]:
-        """Types whose current version decodes as `cls(**data)`: the fast path's (version, cls) by name."""
-        return {
-            name: (spec.version, spec.cls)
-            for name, spec in self.registry.by_name.items()
-            if spec.cls is not None and spec.decode is None
-        }
+    def _current_types(self) -> dict[str, tuple[int, Callable[[dict], Any]]]:
+        """Types whose current version decodes as `cls(**data)`: the fast path's (version, maker) by name.
+
+        A maker is `registry.domain_maker(cls)`, looked up on a type's first event (a scan of a
+        short log does not build makers for types it never meets).
+        """
+        current: dict[str, tuple[int, Callable[[dict], Any]]] = {}
+        for name, spec in self.registry.by_name.items():
+            if spec.cls is not None and spec.decode is None:
+                current[name] = (spec.version, _first_maker(current, name, spec.version, spec.cls))
+        return current
 
     def _finish(self, number: int, seq: int, offset: int, digest: str, at: str | None, reader: LineReader) -> None:
         self.lines = number
@@ -227,6 +232,17 @@ class Scan:
             self._problem(number, "bad_data", f"line {number}: {obj['type']} v{v} data does not fit: {exc}", obj["seq"])
             return None
         return Event(obj["seq"], obj["type"], spec.version, obj["at"], obj["id"], domain)
+
+
+def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[[dict], Any]:
+    """Decodes a type's first event, putting the class's maker in its place in `current`."""
+
+    def first(data: dict) -> Any:
+        maker = domain_maker(cls)
+        current[name] = (version, maker)
+        return maker(data)
+
+    return first
 
 
 def _event_maker():
