@@ -18,7 +18,7 @@ from projections.quick_batch.state import Batch
 def evolve(state: Batch, event: Event) -> Batch:
     """The state after `event`."""
     fact = event.data
-    match fact:
+    match fact:  # the two events of every target first: each case is an isinstance check
         case TargetRecorded():
             if state.started is None:
                 return state
@@ -26,16 +26,16 @@ def evolve(state: Batch, event: Event) -> Batch:
             state.results[key] = fact
             state.recorded_at[key] = event.at
             return state
-        case BriefRejected():
-            if state.started is None:
-                return state
-            state.results[str(fact.batch)] = fact
-            return state
         case TargetStarted():
             if state.started is None:
                 return state
             handed_out, key = state.handed_out, str(fact.batch)
             handed_out[key] = handed_out.pop(key, event.at)  # last key: the latest hand-out
+            return state
+        case BriefRejected():
+            if state.started is None:
+                return state
+            state.results[str(fact.batch)] = fact
             return state
         case BatchStarted():
             return Batch(started=fact)
