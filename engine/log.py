@@ -65,8 +65,29 @@ class Appended:
     before: Any
 
 
+@attrs.frozen
+class _Tail:
+    """Where this object's last append left the log: the file as it stood (`stat`), where its last
+    line starts, and the state folded through it."""
+
+    projection: Projection
+    stat: tuple[int, ...]
+    last_line_start: int
+    replayed: Replayed
+
+
+def _signature(stat: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file's bytes do: any write moves mtime and ctime, any replacement the inode."""
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
 class EventLog:
-    """One append-only JSONL log file."""
+    """One append-only JSONL log file.
+
+    An object keeps the state its last append reached: its next append reads none of the log when
+    the file is still exactly as that append left it (same inode, size, mtime and ctime, and the
+    last line hashes the same), and replays it otherwise, as any other reader would.
+    """
 
     def __init__(
         self,
@@ -80,6 +101,7 @@ class EventLog:
         self.registry = registry
         self.on_wait = on_wait
         self.snapshots = snapshots
+        self._tail: _Tail | None = None
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -136,19 +158,52 @@ class EventLog:
                               path=str(self.path)) from None
         with exclusive(self.path, self.on_wait):
             self._cut_unfinished_command()
-            replayed = self.replay(projection)
+            replayed = self._unchanged_since_append(projection) or self.replay(projection)
             self._refuse_untrusted(replayed)
             new = list(decide(replayed.state))
             if not new:
                 return Appended((), replayed.state, replayed.state)
             events, payload = self._encode(new, replayed.position)
-            self._write(payload, replayed.end, replayed.torn)
+            self._tail = None
+            stat = self._write(payload, replayed.end, replayed.torn)
             state = replayed.state
             for event in events:
                 state = projection.evolve(state, event)
             if self.snapshots is not None:
                 self.snapshots.after_append(self, projection, state, replayed, events, payload)
+            self._remember_tail(projection, stat, state, replayed, events, payload)
             return Appended(tuple(events), state, replayed.state)
+
+    def _remember_tail(self, projection: Projection, stat: tuple[int, ...], state: Any, replayed: Replayed,
+                       events: Sequence[Event], payload: bytes) -> None:
+        """Keep the state this append reached, so that this object's next append need not replay."""
+        last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
+        end = replayed.end + len(payload)
+        position = Position(replayed.position.line + len(events), events[-1].seq, end,
+                            line_hash(payload[last_line_start:-1]), events[-1].at)
+        self._tail = _Tail(projection, stat, replayed.end + last_line_start,
+                           Replayed(state, position, 0, (), 0, end))
+
+    def _unchanged_since_append(self, projection: Projection) -> Replayed | None:
+        """Under the lock: the state this object's last append left, when the file is still exactly as
+        that append left it (same inode, size, mtime and ctime, and its last line hashes the same);
+        None: replay (through the snapshots, when on)."""
+        tail = self._tail
+        if tail is None or tail.projection is not projection:
+            return None
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+            try:
+                if _signature(os.fstat(fd)) != tail.stat:
+                    return None
+                last_line = os.pread(fd, tail.replayed.end - tail.last_line_start, tail.last_line_start)
+            finally:
+                os.close(fd)
+        except OSError:
+            return None
+        if last_line[-1:] != b"\n" or line_hash(last_line[:-1]) != tail.replayed.position.hash:
+            return None
+        return tail.replayed
 
     def _refuse_untrusted(self, replayed: Replayed) -> None:
         if replayed.newer:
@@ -221,8 +276,10 @@ class EventLog:
             raise WriteFailed(f"cannot repair {self.path} after an append that died: {exc.strerror or exc}",
                               path=str(self.path)) from None
 
-    def _write(self, payload: bytes, end: int, torn: int) -> None:
-        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back."""
+    def _write(self, payload: bytes, end: int, torn: int) -> tuple[int, ...]:
+        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
+
+        Returns the file's signature just after the write (see `_signature`)."""
         created = not self.path.exists()
         several = payload.count(b"\n") > 1
         if several:
@@ -249,6 +306,7 @@ class EventLog:
             crash_point("append.after_fsync")
             if created:
                 _fsync_folder(self.path.parent)
+            stat = _signature(os.fstat(fd))
         except OSError as exc:
             _restore(fd, end)
             if created:
@@ -262,6 +320,7 @@ class EventLog:
             os.close(fd)
         if several:
             _remove(self._pending_path)
+        return stat
 
 
 def _write_marker(path: Path, content: bytes) -> None:

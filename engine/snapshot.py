@@ -132,8 +132,10 @@ class Snapshots:
                      events: Sequence[Event], payload: bytes) -> None:
         """After an append: a fresh snapshot when the fold has gone `every` events past the last one."""
         state_type = _state_type(projection)
-        base = self._bases.get((str(log.path), projection.name))
-        if not projection.version or state_type is None or base is None or not events:
+        # No base: this object has not replayed the log (it was empty, or its appends kept their own
+        # state); the next snapshot then builds on the start of the file.
+        base = self._bases.get((str(log.path), projection.name), _Base(0, 0, 0))
+        if not projection.version or state_type is None or not events:
             return
         if events[-1].seq - base.seq < self.every or not _clean(replayed):
             return
