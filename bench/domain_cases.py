@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from bench.engine_cases import bare_loads
+from bench.engine_cases import bare_loads, floor_ratio
 from bench.measure import Row, side_by_side
 from bench.workloads import (
     quick_batch_events,
@@ -50,7 +50,7 @@ def tune_rows(folder: Path, events: int, repeats: int) -> list[Row]:
 
     ours, baseline = side_by_side(lambda: status(EventLog(path, registry)), lambda: bare_loads(path), repeats)
     rows = [Row(f"tune status, full replay of {events:,} tuning events (vs orjson.loads loop)", ours, baseline,
-                "s", 1.5)]
+                "s", 1.5, floor=floor_ratio(path, lambda: bare_loads(path), repeats))]
 
     EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune)  # a snapshot at the end of the log
     snapshot_dir = path.with_name(path.name + ".snap")
@@ -95,9 +95,9 @@ def quick_batch_rows(folder: Path, events: int, repeats: int) -> list[Row]:
     write_log(ours_dir / "events.jsonl", REGISTRY, quick_batch_events(events))
     write_lines(seed_dir / seed.BATCH_FILE, seed_batch_lines(events))
     view = projection()
-    ours, baseline = side_by_side(lambda: EventLog(ours_dir / "events.jsonl", REGISTRY).replay(view),
-                                  lambda: seed.load(seed_dir), repeats)
-    return [Row(case, ours, baseline, "s", 0.5)]
+    log = ours_dir / "events.jsonl"
+    ours, baseline = side_by_side(lambda: EventLog(log, REGISTRY).replay(view), lambda: seed.load(seed_dir), repeats)
+    return [Row(case, ours, baseline, "s", 0.5, floor=floor_ratio(log, lambda: seed.load(seed_dir), repeats))]
 
 
 # -- CLI calls as processes -------------------------------------------------------------------------
@@ -145,11 +145,14 @@ def _quick_batch_next(folder: Path, repeats: int) -> Row:
     ours, theirs = work / "ours", work / "seed"
     _process([*_batchlog(), "quick-batch", "start", str(targets), "--run-dir", str(ours)], work)
     _process([sys.executable, str(QUICK_BATCH_SEED), "start", str(targets), "--run-dir", str(theirs)], work)
+    seed_next = [sys.executable, str(QUICK_BATCH_SEED), "next", "--run-dir", str(theirs)]
     ours_time, seed_time = _warm_side_by_side(
         lambda: _process([*_batchlog(), "quick-batch", "next", "--run-dir", str(ours)], work),
-        lambda: _process([sys.executable, str(QUICK_BATCH_SEED), "next", "--run-dir", str(theirs)], work),
-        repeats)
-    return Row(case, ours_time, seed_time, "s", 1.0)
+        lambda: _process(seed_next, work), repeats)
+    # The floor: the interpreter with the libraries DESIGN.md names for event and state classes, doing nothing.
+    least, seed_again = _warm_side_by_side(lambda: _process([sys.executable, "-c", "import attrs, orjson"], work),
+                                           lambda: _process(seed_next, work), repeats)
+    return Row(case, ours_time, seed_time, "s", 1.0, floor=least / seed_again)
 
 
 def _tune_next_batch(folder: Path, repeats: int) -> Row:

@@ -25,6 +25,7 @@ class Row:
     high: float
     low: float = 0.0
     note: str = ""
+    floor: float | None = None  # the ratio of the least work the case must do (measured the same way), if known
 
     @property
     def ratio(self) -> float | None:
@@ -47,7 +48,7 @@ class Row:
     def as_dict(self) -> dict:
         return {"case": self.case, "batchlog": self.batchlog, "baseline": self.baseline, "unit": self.unit,
                 "ratio": self.ratio, "target": self.target, "passed": self.passed, "skipped": self.skipped,
-                "note": self.note}
+                "note": self.note, "floor": self.floor}
 
 
 def _timed(action: Callable[[], object], prepare: Callable[[], object] | None) -> float:

@@ -91,6 +91,8 @@ def table(rows: list[Row]) -> str:
     for row in rows:
         ratio = "–" if row.ratio is None else f"{row.ratio:.3f}×"
         result = f"skipped: {row.note}" if row.skipped else ("pass" if row.passed else "FAIL")
+        if row.floor is not None and not row.skipped:
+            result += f" (floor {row.floor:.2f}×)"
         lines.append(f"| {row.case} | {_figure(row.batchlog)} {row.unit} | {_figure(row.baseline)} {row.unit} | "
                      f"{ratio} | {row.target} | {result} |")
     return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from bench.domain_cases import QUICK_BATCH_SEED
 from bench.measure import Row, side_by_side
 from bench.run import main, table
 
@@ -27,12 +28,19 @@ class TestQuickRun:
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
         rows = [_cells(line) for line in lines[2:]]
         assert len(rows) == 11
+        floors = 0
         for case, ours, baseline, ratio, target, result in rows:
             assert case and target
-            assert result in ("pass", "FAIL") or result.startswith("skipped: ")
+            verdict, _, floor = result.partition(" (floor ")
+            assert verdict in ("pass", "FAIL") or result.startswith("skipped: ")
             if not result.startswith("skipped"):
                 assert ratio.endswith("×") and float(ratio[:-1]) >= 0
-        assert code == (0 if all(r[5] != "FAIL" for r in rows) else 1)
+            if floor:
+                floors += 1
+                assert floor.endswith("×)") and float(floor[:-2]) > 0
+        # the engine and tune replays; with the seed, also the quick batch's replay and `next`
+        assert floors == (4 if QUICK_BATCH_SEED.is_file() else 2)
+        assert code == (0 if all(not r[5].startswith("FAIL") for r in rows) else 1)
 
     def test_json_gives_the_same_rows_as_data(self, capsys):
         code = main([*TINY, "--json", "--only", "engine"])
@@ -41,6 +49,7 @@ class TestQuickRun:
         assert [row["case"] for row in report["rows"]][0].startswith("full replay of 400 events")
         assert len(report["rows"]) == 6
         assert report["passed"] is (code == 0)
+        assert report["rows"][0]["floor"] > 0 and report["rows"][1]["floor"] is None
         assert {"machine", "date", "seconds", "events"} <= report.keys()
 
 
