@@ -11,7 +11,6 @@ reliability tests (tests/reliability/) set it. Points:
 from __future__ import annotations
 
 import os
-import signal
 
 CRASH_ENV = "BATCHLOG_CRASH_AT"
 CRASH_BYTES_ENV = "BATCHLOG_CRASH_BYTES"
@@ -20,7 +19,7 @@ CRASH_BYTES_ENV = "BATCHLOG_CRASH_BYTES"
 def crash_point(name: str) -> None:
     """Die here, at once and without cleanup, when BATCHLOG_CRASH_AT is `name`."""
     if os.environ.get(CRASH_ENV) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+        _die()
 
 
 def crash_mid_write(fd: int, payload: bytes) -> None:
@@ -28,4 +27,10 @@ def crash_mid_write(fd: int, payload: bytes) -> None:
     if os.environ.get(CRASH_ENV) == "append.mid_write":
         cut = int(os.environ.get(CRASH_BYTES_ENV) or len(payload) // 2)
         os.write(fd, payload[:cut])
-        os.kill(os.getpid(), signal.SIGKILL)
+        _die()
+
+
+def _die() -> None:
+    import signal  # here: a command that does not crash need not import it
+
+    os.kill(os.getpid(), signal.SIGKILL)
