@@ -150,12 +150,12 @@ class EventLog:
         `decide` returns the domain events to append (none: a no-op) or raises to
         refuse, and then nothing is written.
         """
-        self._check_readable()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
-                              path=str(self.path)) from None
+        if not self._check_readable():
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
+                                  path=str(self.path)) from None
         with exclusive(self.path, self.on_wait):
             self._cut_unfinished_command()
             replayed = self._unchanged_since_append(projection) or self.replay(projection)
