@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from stat import S_ISDIR
 from typing import Any
 
 import attrs
@@ -25,6 +26,7 @@ from engine.scan import Position, Problem, Scan
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
 PENDING_SUFFIX = ".pending"
+MARKER_BYTES_MAX = 4096  # a marker holds two numbers; anything longer is garbled anyway
 
 
 @attrs.frozen
@@ -108,11 +110,15 @@ class EventLog:
 
     def _check_readable(self) -> bool:
         """False when there is no log yet; NotALog when the path cannot be one."""
-        if self.path.is_dir():
+        try:
+            mode = os.stat(self.path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError as exc:
+            raise NotALog(f"{self.path} cannot be read: {exc.strerror or exc}", path=str(self.path)) from None
+        if S_ISDIR(mode):
             raise NotALog(f"{self.path} is a folder, not a log file: name the events.jsonl inside it",
                           path=str(self.path))
-        if not self.path.exists():
-            return False
         if not os.access(self.path, os.R_OK):
             raise NotALog(f"{self.path} cannot be read: check its permissions", path=str(self.path))
         return True
@@ -242,7 +248,7 @@ class EventLog:
         """Where a command being written (or killed part way) starts, when its lines are on disk
         but not all of them: readers stop there, so they never see part of a command."""
         try:
-            end, length = map(int, self._pending_path.read_bytes().split())
+            end, length = _read_marker(self._pending_path)
             size = self.path.stat().st_size
         except (OSError, ValueError):
             return None
@@ -258,7 +264,7 @@ class EventLog:
         part of a command that was never acknowledged, so it goes: all or none.
         """
         try:
-            end, length = map(int, self._pending_path.read_bytes().split())
+            end, length = _read_marker(self._pending_path)
         except FileNotFoundError:
             return
         except (OSError, ValueError):
@@ -321,6 +327,18 @@ class EventLog:
         if several:
             _remove(self._pending_path)
         return stat
+
+
+def _read_marker(path: Path) -> tuple[int, int]:
+    """The `END LENGTH` of a `.pending` marker: FileNotFoundError when there is none (the usual
+    case, so a bare `os.open`), ValueError when it is garbled."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        content = os.read(fd, MARKER_BYTES_MAX)
+    finally:
+        os.close(fd)
+    end, length = map(int, content.split())
+    return end, length
 
 
 def _write_marker(path: Path, content: bytes) -> None:

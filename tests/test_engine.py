@@ -16,9 +16,11 @@ from engine import (
     EventType,
     LogDamaged,
     NewerVersion,
+    NotALog,
     Projection,
     Raw,
     Registry,
+    WriteFailed,
     verify,
 )
 from engine.chain import GENESIS, line_hash
@@ -118,6 +120,36 @@ class TestAppend:
         append(log, NoteAdded("a"))
 
         assert log.exists()
+
+
+class TestPathsThatAreNoLog:
+    def test_a_folder_is_refused_for_reading_and_appending(self, tmp_path):
+        folder = tmp_path / "events.jsonl"
+        folder.mkdir()
+        log = EventLog(folder, REGISTRY)
+
+        for action in (lambda: log.replay(NOTES), lambda: append(log, NoteAdded("x"))):
+            with pytest.raises(NotALog, match="is a folder, not a log file"):
+                action()
+        assert list(folder.iterdir()) == []
+
+    def test_a_symlink_loop_is_refused_and_nothing_is_written(self, tmp_path):
+        path = tmp_path / "events.jsonl"
+        path.symlink_to(path)
+        log = EventLog(path, REGISTRY)
+
+        for action in (lambda: log.replay(NOTES), lambda: append(log, NoteAdded("x"))):
+            with pytest.raises(NotALog, match="cannot be read"):
+                action()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["events.jsonl"]
+
+    def test_a_log_below_a_file_is_no_log_yet_and_cannot_be_created(self, tmp_path):
+        (tmp_path / "file").write_text("")
+        log = EventLog(tmp_path / "file" / "events.jsonl", REGISTRY)
+
+        assert log.replay(NOTES).state == ()
+        with pytest.raises(WriteFailed):
+            append(log, NoteAdded("x"))
 
 
 class TestRoundTrip:
