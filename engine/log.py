@@ -342,12 +342,16 @@ def _read_marker(path: Path) -> tuple[int, int]:
 
 
 def _write_marker(path: Path, content: bytes) -> None:
+    """Write the `.pending` marker and make it durable (file and folder entry) before the log is
+    written: after a power cut in the middle of the write, it is still there to cut the part away."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             os.write(fd, content)
+            os.fsync(fd)
         finally:
             os.close(fd)
+        _fsync_folder(path.parent)
     except OSError as exc:
         raise WriteFailed(f"cannot append to {path.with_suffix('')}: {exc.strerror or exc} (writing {path.name}): "
                           "nothing was recorded; free space or fix the disk, then run the command again",

@@ -442,6 +442,35 @@ class TestUnfinishedCommand:
         assert [n.text for n in log.replay(NOTES).state] == ["a", "e"] and appended[0].seq == 2
         assert not pending.exists() and verify(log.path, REGISTRY).trusted
 
+    @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names open files through /proc")
+    def test_the_marker_is_durable_before_the_command_is_written(self, log, monkeypatch):
+        """So that after a power cut in the middle of the write, the marker is there to cut the part away."""
+        append(log, NoteAdded("a"))
+        calls: list[tuple[str, str]] = []
+        real_fsync, real_write = os.fsync, os.write
+
+        def record(name: str, fd: int) -> None:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(str(log.path.parent)):
+                calls.append((name, target))
+
+        def fsync(fd: int) -> None:
+            record("fsync", fd)
+            real_fsync(fd)
+
+        def write(fd: int, data: bytes) -> int:
+            record("write", fd)
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "write", write)
+        append(log, NoteAdded("b"), NoteAdded("c"))
+
+        log_file, marker = str(log.path), str(log.path) + ".pending"
+        assert calls[:5] == [("write", marker), ("fsync", marker), ("fsync", str(log.path.parent)),
+                             ("write", log_file), ("fsync", log_file)]
+        assert not os.path.exists(marker)
+
     def test_a_marker_of_a_finished_command_changes_nothing(self, log):
         append(log, NoteAdded("a"), NoteAdded("b"))
         pending = log.path.with_name(log.path.name + ".pending")
