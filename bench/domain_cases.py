@@ -24,7 +24,8 @@ from bench.workloads import (
 )
 from engine import EventLog, Snapshots, open_log
 
-SEEDS = Path(os.environ.get("BATCHLOG_SEEDS", "/work/shared/seeds/extracted"))
+# The seeds: $BATCHLOG_SEEDS, else ../shared/seeds/extracted beside the checkout (as the tests find them).
+SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
 QUICK_BATCH_SEED = SEEDS / "skf-quick-batch.py"
 BATCH_MJS = SEEDS / "batch.mjs"
 NEW_EVENTS = 1000

@@ -1,4 +1,5 @@
-"""`python -m bench`: every case side by side with its baseline, one table, exit 0 when every row passes.
+"""`python -m bench` (or `batchlog bench`): every case side by side with its baseline, one table, exit 0 when
+every row passes.
 
 Inputs are generated in a temporary folder that is removed afterwards. `--quick`
 runs smaller sizes (for CI), `--json` prints the rows as one JSON object.
@@ -25,8 +26,8 @@ FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
 FULL_APPENDS, QUICK_APPENDS = 100, 20
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_EVENTS:,} events instead of {FULL_EVENTS:,}")
     parser.add_argument("--json", action="store_true", help="the rows as one JSON object on stdout")
     parser.add_argument("--events", type=int, help="the log length of the replay cases (overrides the mode)")
@@ -37,8 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
+    args = _parser(prog).parse_args(argv)
     events = args.events or (QUICK_EVENTS if args.quick else FULL_EVENTS)
     appends = args.appends or (QUICK_APPENDS if args.quick else FULL_APPENDS)
     repeats = args.repeats or 3

@@ -22,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
         from cli.quick_batch import main as quick_batch_main
 
         return quick_batch_main(args[1:])
+    if args[:1] == ["bench"]:
+        # The benchmark suite (bench/run.py): its own options, table and exit code (1: a row missed).
+        from bench.run import main as bench_main
+
+        return bench_main(args[1:], prog="batchlog bench")
     if args[:1] == ["tune"]:
         # The read-only views agents call most, without building the typer app (~0.3 s); anything the
         # fast path does not fully understand (help, a bad option, -o) goes on to typer below.

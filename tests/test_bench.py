@@ -75,3 +75,22 @@ def test_side_by_side_alternates_and_returns_medians():
     side_by_side(lambda: calls.append("ours"), lambda: calls.append("base"), 4)
 
     assert calls == ["ours", "base", "base", "ours", "ours", "base", "base", "ours"]
+
+
+class TestThroughTheCli:
+    def test_batchlog_bench_runs_the_suite(self, capsys):
+        from cli.main import main as batchlog
+
+        code = batchlog(["bench", *TINY, "--json", "--only", "engine"])
+
+        report = orjson.loads(capsys.readouterr().out)
+        assert code in (0, 1) and report["passed"] is (code == 0) and len(report["rows"]) == 6
+
+    def test_a_bad_option_is_a_usage_error_named_after_the_command(self, capsys):
+        from cli.main import main as batchlog
+
+        with pytest.raises(SystemExit) as exited:
+            batchlog(["bench", "--fast"])
+
+        assert exited.value.code == 2
+        assert capsys.readouterr().err.startswith("usage: batchlog bench")
