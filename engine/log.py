@@ -104,6 +104,7 @@ class EventLog:
         self.on_wait = on_wait
         self.snapshots = snapshots
         self._tail: _Tail | None = None
+        self._pending_path = self.path.with_name(self.path.name + PENDING_SUFFIX)
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -240,9 +241,6 @@ class EventLog:
             prev = line_hash(line)
         return events, b"".join(line + b"\n" for line in lines)
 
-    @property
-    def _pending_path(self) -> Path:
-        return self.path.with_name(self.path.name + PENDING_SUFFIX)
 
     def _unfinished_command_start(self) -> int | None:
         """Where a command being written (or killed part way) starts, when its lines are on disk
