@@ -53,3 +53,15 @@ def count(state: Count, event) -> Count:
 
 
 COUNT = Projection("sample.count", Count(), count, version=code_version(__name__), state_type=Count)
+
+
+class CountingFold:
+    """`fold`, counting its calls: how many events a replay folded."""
+
+    def __init__(self, fold) -> None:
+        self.fold = fold
+        self.calls = 0
+
+    def __call__(self, state, event):
+        self.calls += 1
+        return self.fold(state, event)

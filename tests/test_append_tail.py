@@ -8,16 +8,7 @@ import time
 import pytest
 
 from engine import EventLog, LogDamaged, Projection
-from tests.sample_domain import REGISTRY, NoteAdded, count, Count
-
-
-class CountingFold:
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def __call__(self, state, event):
-        self.calls += 1
-        return count(state, event)
+from tests.sample_domain import REGISTRY, Count, CountingFold, NoteAdded, count
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +18,7 @@ def _pinned(monkeypatch):
 
 @pytest.fixture
 def fold():
-    return CountingFold()
+    return CountingFold(count)
 
 
 @pytest.fixture
@@ -157,7 +148,7 @@ def test_another_projection_replays(tmp_path, projection):
     path = tmp_path / "events.jsonl"
     log = EventLog(path, REGISTRY)
     _add(log, projection, "one", "two")
-    other_fold = CountingFold()
+    other_fold = CountingFold(count)
 
     appended = _add(log, Projection("sample.count", Count(), other_fold), "three")
 

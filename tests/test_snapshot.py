@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import EngineError, EventLog, EventType, Projection, Raw, Registry, Snapshots, code_version, open_log
 from engine.snapshot import SNAPSHOT_EVERY
+from tests.sample_domain import CountingFold
 
 CLOCK = "2026-12-02T16:00:00Z"
 
@@ -84,15 +85,6 @@ def _append(log: EventLog, events: list, projection: Projection = TALLY):
 def _fill(path: Path, count: int, start: int = 0) -> None:
     plain = EventLog(path, REGISTRY)
     _append(plain, [Added(f"k{i % 7}", i) if i % 3 else Noted(f"note {i}") for i in range(start, start + count)])
-
-
-class CountingFold:
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def __call__(self, state, event):
-        self.calls += 1
-        return evolve(state, event)
 
 
 # -- the property ------------------------------------------------------------------------------
@@ -232,7 +224,7 @@ class TestSnapshotUse:
         _fill(path, 50)
         EventLog(path, REGISTRY, snapshots=Snapshots(every=10)).replay(TALLY)
         _fill(path, 5, start=50)
-        fold = CountingFold()
+        fold = CountingFold(evolve)
         counting = Projection("tally", Tally(), fold, version=TALLY.version)
 
         replayed = EventLog(path, REGISTRY, snapshots=Snapshots()).replay(counting)
@@ -245,7 +237,7 @@ class TestSnapshotUse:
         log = EventLog(path, REGISTRY, snapshots=Snapshots(every=3))
         for i in range(7):
             _append(log, [Added("a", i)])
-        fold = CountingFold()
+        fold = CountingFold(evolve)
 
         EventLog(path, REGISTRY, snapshots=Snapshots()).replay(
             Projection("tally", Tally(), fold, version=TALLY.version))
@@ -256,7 +248,7 @@ class TestSnapshotUse:
         path = tmp_path / "events.jsonl"
         _fill(path, 30)
         EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
-        fold = CountingFold()
+        fold = CountingFold(evolve)
         counting = Projection("tally", Tally(), fold, version=TALLY.version)
 
         replayed = EventLog(path, REGISTRY, snapshots=Snapshots()).replay(counting, at=12)
@@ -272,7 +264,7 @@ class TestSnapshotUse:
         replayed = EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
 
         assert replayed == EventLog(path, REGISTRY).replay(TALLY)
-        fold = CountingFold()
+        fold = CountingFold(evolve)
         EventLog(path, REGISTRY, snapshots=Snapshots()).replay(Projection("tally", Tally(), fold, version=TALLY.version))
         assert fold.calls == 0
 
