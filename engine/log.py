@@ -241,7 +241,6 @@ class EventLog:
             prev = line_hash(line)
         return events, b"".join(line + b"\n" for line in lines)
 
-
     def _unfinished_command_start(self) -> int | None:
         """Where a command being written (or killed part way) starts, when its lines are on disk
         but not all of them: readers stop there, so they never see part of a command."""
