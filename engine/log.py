@@ -17,6 +17,15 @@ import attrs
 from engine import clock, own_types
 from engine.chain import line_hash
 from engine.crash_hook import crash_mid_write, crash_point
+from engine.durable import (
+    cut_unfinished_command,
+    fsync_folder,
+    marker_path,
+    put_back,
+    remove_quietly,
+    unfinished_command_start,
+    write_marker,
+)
 from engine.envelope import Event, encode_line
 from engine.errors import LogDamaged, NewerVersion, NotALog, WriteFailed
 from engine.lock import exclusive
@@ -25,8 +34,6 @@ from engine.scan import Position, Problem, Scan
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
-PENDING_SUFFIX = ".pending"
-MARKER_BYTES_MAX = 4096  # a marker holds two numbers; anything longer is garbled anyway
 
 
 @attrs.frozen
@@ -104,7 +111,7 @@ class EventLog:
         self.on_wait = on_wait
         self.snapshots = snapshots
         self._tail: _Tail | None = None
-        self._pending_path = self.path.with_name(self.path.name + PENDING_SUFFIX)
+        self._pending_path = marker_path(self.path)
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -242,42 +249,12 @@ class EventLog:
         return events, b"".join(line + b"\n" for line in lines)
 
     def _unfinished_command_start(self) -> int | None:
-        """Where a command being written (or killed part way) starts, when its lines are on disk
-        but not all of them: readers stop there, so they never see part of a command."""
-        try:
-            end, length = _read_marker(self._pending_path)
-            size = self.path.stat().st_size
-        except (OSError, ValueError):
-            return None
-        return end if end < size < end + length else None
+        """Where a command being written (or killed part way) starts; readers stop there."""
+        return unfinished_command_start(self.path, self._pending_path)
 
     def _cut_unfinished_command(self) -> None:
-        """Under the lock: cut away the whole lines of a command whose append died mid-write.
-
-        A write of several lines killed part way (the kernel may stop a long write
-        at a page boundary on SIGKILL) can leave some of a command's lines whole on
-        disk. The append leaves `<log>.pending` (`END LENGTH`) for the time of such
-        a write; a file now longer than END and shorter than END + LENGTH holds a
-        part of a command that was never acknowledged, so it goes: all or none.
-        """
-        try:
-            end, length = _read_marker(self._pending_path)
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError):
-            end, length = 0, 0
-        try:
-            if self.path.exists() and end < self.path.stat().st_size < end + length:
-                fd = os.open(self.path, os.O_RDWR)
-                try:
-                    os.ftruncate(fd, end)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-            self._pending_path.unlink()
-        except OSError as exc:
-            raise WriteFailed(f"cannot repair {self.path} after an append that died: {exc.strerror or exc}",
-                              path=str(self.path)) from None
+        """Under the lock: cut away the lines of a command whose append died mid-write."""
+        cut_unfinished_command(self.path, self._pending_path)
 
     def _write(self, payload: bytes, end: int, torn: int) -> tuple[int, ...]:
         """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
@@ -286,7 +263,7 @@ class EventLog:
         created = not self.path.exists()
         several = payload.count(b"\n") > 1
         if several:
-            _write_marker(self._pending_path, f"{end} {len(payload)}".encode())
+            write_marker(self._pending_path, end, len(payload))
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
@@ -308,12 +285,12 @@ class EventLog:
             os.fsync(fd)
             crash_point("append.after_fsync")
             if created:
-                _fsync_folder(self.path.parent)
+                fsync_folder(self.path.parent)
             stat = _signature(os.fstat(fd))
         except OSError as exc:
-            _restore(fd, end)
+            put_back(fd, end)
             if created:
-                _remove(self.path)
+                remove_quietly(self.path)
             raise WriteFailed(
                 f"cannot append to {self.path}: {exc.strerror or exc}: nothing was recorded; free space or "
                 "fix the disk, then run the command again",
@@ -322,63 +299,5 @@ class EventLog:
         finally:
             os.close(fd)
         if several:
-            _remove(self._pending_path)
+            remove_quietly(self._pending_path)
         return stat
-
-
-def _read_marker(path: Path) -> tuple[int, int]:
-    """The `END LENGTH` of a `.pending` marker: FileNotFoundError when there is none (the usual
-    case, so a bare `os.open`), ValueError when it is garbled."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        content = os.read(fd, MARKER_BYTES_MAX)
-    finally:
-        os.close(fd)
-    end, length = map(int, content.split())
-    return end, length
-
-
-def _write_marker(path: Path, content: bytes) -> None:
-    """Write the `.pending` marker and make it durable (file and folder entry) before the log is
-    written: after a power cut in the middle of the write, it is still there to cut the part away."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            os.write(fd, content)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _fsync_folder(path.parent)
-    except OSError as exc:
-        raise WriteFailed(f"cannot append to {path.with_suffix('')}: {exc.strerror or exc} (writing {path.name}): "
-                          "nothing was recorded; free space or fix the disk, then run the command again",
-                          path=str(path.with_suffix("")), errno=exc.errno) from None
-
-
-def _restore(fd: int, end: int) -> None:
-    """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
-    try:
-        os.ftruncate(fd, end)
-        os.fsync(fd)
-    except OSError:
-        pass
-
-
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -22,7 +22,7 @@ from engine.envelope import encode_line
 from engine.errors import EngineError, NotALog, WriteFailed
 from engine.lines import LineReader
 from engine.lock import exclusive
-from engine.log import PENDING_SUFFIX
+from engine.durable import marker_path
 from engine.own_types import REGISTRY, SALVAGED
 from engine.registry import Registry
 from engine.scan import Problem, Scan
@@ -149,7 +149,7 @@ def _write_new_log(path: Path, keep_bytes: int, kept: int, data: dict) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(temp, path)
-        pending = path.with_name(path.name + PENDING_SUFFIX)
+        pending = marker_path(path)
         if pending.exists():
             pending.unlink()  # it belonged to the old file
         folder = os.open(path.parent, os.O_RDONLY)

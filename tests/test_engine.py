@@ -471,6 +471,23 @@ class TestUnfinishedCommand:
                              ("write", log_file), ("fsync", log_file)]
         assert not os.path.exists(marker)
 
+    def test_the_cut_makes_the_marker_s_removal_durable(self, log, monkeypatch):
+        """Were the marker to come back after a power cut, it would hide the events appended after the cut."""
+        import engine.durable
+
+        append(log, NoteAdded("a"))
+        pending = log.path.with_name(log.path.name + ".pending")
+        pending.write_bytes(f"{log.path.stat().st_size} 500".encode())
+        with open(log.path, "ab") as fh:
+            fh.write(b'{"seq":2}\n')  # a line of a command that died
+        folder_syncs: list[bool] = []
+        monkeypatch.setattr(engine.durable, "fsync_folder", lambda folder: folder_syncs.append(pending.exists()))
+
+        log.append(NOTES, lambda state: [])
+
+        assert folder_syncs == [False]  # once, after the marker was removed
+        assert [n.text for n in log.replay(NOTES).state] == ["a"] and not pending.exists()
+
     def test_a_marker_of_a_finished_command_changes_nothing(self, log):
         append(log, NoteAdded("a"), NoteAdded("b"))
         pending = log.path.with_name(log.path.name + ".pending")
