@@ -19,6 +19,7 @@ from engine.errors import WriteFailed
 
 PENDING_SUFFIX = ".pending"
 MARKER_BYTES_MAX = 4096  # a marker holds two numbers; anything longer is garbled anyway
+BINARY = getattr(os, "O_BINARY", 0)  # for os.open: Windows would otherwise write "\n" as "\r\n"
 
 
 def marker_path(log_path: Path) -> Path:
@@ -79,7 +80,7 @@ def cut_unfinished_command(log_path: Path, marker: Path) -> None:
         end, length = 0, 0  # garbled: it cuts nothing, and goes
     try:
         if log_path.exists() and end < log_path.stat().st_size < end + length:
-            fd = os.open(log_path, os.O_RDWR)
+            fd = os.open(log_path, os.O_RDWR | BINARY)
             try:
                 os.ftruncate(fd, end)
                 os.fsync(fd)

@@ -18,6 +18,7 @@ from engine import clock, own_types
 from engine.chain import line_hash
 from engine.crash_hook import crash_mid_write, crash_point
 from engine.durable import (
+    BINARY,
     cut_unfinished_command,
     fsync_folder,
     marker_path,
@@ -206,11 +207,12 @@ class EventLog:
         if tail is None or tail.projection is not projection:
             return None
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = os.open(self.path, os.O_RDONLY | BINARY)
             try:
                 if _signature(os.fstat(fd)) != tail.stat:
                     return None
-                last_line = os.pread(fd, tail.replayed.end - tail.last_line_start, tail.last_line_start)
+                os.lseek(fd, tail.last_line_start, os.SEEK_SET)  # not pread: Windows has none
+                last_line = os.read(fd, tail.replayed.end - tail.last_line_start)
             finally:
                 os.close(fd)
         except OSError:
@@ -265,7 +267,7 @@ class EventLog:
         if several:
             write_marker(self._pending_path, end, len(payload))
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
         except OSError as exc:
             raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}: nothing was recorded; "
                               "make the folder writable or free space, then run the command again",
