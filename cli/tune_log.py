@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine import EventLog, open_log
 from projections.catalog import all_types
-from projections.tune.decide import decide, require_tuning
+from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE
 from projections.tune.state import TuneState
 
@@ -33,4 +33,6 @@ def tuning_state(folder: Path, at: int | None = None) -> TuneState:
 
 def decide_in(folder: Path, command: object) -> TuneState:
     """Append what `command` decides (nothing when it already took effect); the state after."""
+    from projections.tune.decide import decide  # here: the read-only views need none of the decisions
+
     return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state

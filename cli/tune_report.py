@@ -21,7 +21,7 @@ from cli.tune import Dir
 from cli.tune_log import DEFAULT_DIR, LOG_NAME, tune_log, tuning_state
 from projections.catalog import all_types
 from projections.errors import BadInput
-from projections.tune.decide import require_tuning
+from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE
 
 if TYPE_CHECKING:

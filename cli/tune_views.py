@@ -16,7 +16,7 @@ import orjson
 
 from cli.tune_log import tuning_state
 from projections.tune import rules
-from projections.tune.decide import require_tuning
+from projections.tune.refusals import require_tuning
 from projections.tune.history import history
 from projections.tune.views import next_step, progress
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from projections.errors import BadInput, Refused, WrongLog
+from projections.errors import BadInput, Refused
 from projections.tune import rules
 from projections.tune.decide_records import (
     AddDifficult,
@@ -28,13 +28,13 @@ from projections.tune.decide_records import (
 from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
 from projections.tune.halves import Half, batch_finished, half, run_name
 from projections.tune.history import history
-from projections.tune.refusals import check_count, require_run
+from projections.tune.refusals import check_count, require_run, require_tuning, wrong_log
 from projections.tune.selection import check_cases, selection_order
 from projections.tune.state import FINAL, HALVES, VERDICTS, TuneState
 
 __all__ = [
     "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
-    "RecordUsage", "StartFinal", "StartRun", "decide", "require_tuning",
+    "RecordUsage", "StartFinal", "StartRun", "decide",
 ]
 
 MAX_CONCURRENCY = 16
@@ -88,7 +88,7 @@ class GradeRun:
 def decide(command: object, state: TuneState) -> list:
     """The events `command` adds to `state`: none when it already took effect."""
     if state.foreign:
-        raise _wrong_log(state)
+        raise wrong_log(state)
     match command:
         case InitTuning():
             return init_tuning(state, command)
@@ -114,19 +114,6 @@ def decide(command: object, state: TuneState) -> list:
             return record_usage(state, command)
         case _:
             raise TypeError(f"decide does not know the command {type(command).__name__}")
-
-
-def require_tuning(state: TuneState) -> None:
-    """Refuse a log of another loop, or one where no tuning was started."""
-    if state.foreign:
-        raise _wrong_log(state)
-    if state.settings is None:
-        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset FILE`")
-
-
-def _wrong_log(state: TuneState) -> WrongLog:
-    return WrongLog(f"this log is not a tuning's: it holds {state.foreign} events (another loop's); give "
-                    "--dir the tuning's folder", type=state.foreign)
 
 
 def init_tuning(state: TuneState, command: InitTuning) -> list:

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from projections.errors import BadInput
+from projections.errors import BadInput, Refused, WrongLog
 from projections.tune.state import Run, TuneState
+
+
+def require_tuning(state: TuneState) -> None:
+    """Refuse a log of another loop, or one where no tuning was started."""
+    if state.foreign:
+        raise wrong_log(state)
+    if state.settings is None:
+        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset FILE`")
+
+
+def wrong_log(state: TuneState) -> WrongLog:
+    return WrongLog(f"this log is not a tuning's: it holds {state.foreign} events (another loop's); give "
+                    "--dir the tuning's folder", type=state.foreign)
 
 
 def require_run(state: TuneState, name: str) -> Run:

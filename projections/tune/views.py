@@ -10,7 +10,7 @@ import shlex
 import attrs
 
 from projections.tune import rules
-from projections.tune.decide import require_tuning
+from projections.tune.refusals import require_tuning
 from projections.tune.halves import Half, batch_halves, current_half, half, run_name
 from projections.tune.history import history
 from projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
