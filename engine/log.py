@@ -91,6 +91,15 @@ def _signature(stat: os.stat_result) -> tuple[int, ...]:
     return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
 
 
+def _position_after(replayed: Replayed, events: Sequence[Event], payload: bytes) -> tuple[Position, int]:
+    """Where the log stands once `payload` (the lines of `events`) is written after `replayed.end`: the
+    position of its last event, and the offset where that event's line starts."""
+    last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
+    position = Position(replayed.position.line + len(events), events[-1].seq, replayed.end + len(payload),
+                        line_hash(payload[last_line_start:-1]), events[-1].at)
+    return position, replayed.end + last_line_start
+
+
 class EventLog:
     """One append-only JSONL log file.
 
@@ -184,20 +193,12 @@ class EventLog:
             state = replayed.state
             for event in events:
                 state = projection.evolve(state, event)
+            position, line_start = _position_after(replayed, events, payload)
             if self.snapshots is not None:
-                self.snapshots.after_append(self, projection, state, replayed, events, payload)
-            self._remember_tail(projection, stat, state, replayed, events, payload)
+                self.snapshots.after_append(self, projection, state, replayed, payload, position, line_start)
+            # Kept, so that this object's next append need not replay.
+            self._tail = _Tail(projection, stat, line_start, Replayed(state, position, 0, (), 0, position.offset))
             return Appended(tuple(events), state, replayed.state)
-
-    def _remember_tail(self, projection: Projection, stat: tuple[int, ...], state: Any, replayed: Replayed,
-                       events: Sequence[Event], payload: bytes) -> None:
-        """Keep the state this append reached, so that this object's next append need not replay."""
-        last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
-        end = replayed.end + len(payload)
-        position = Position(replayed.position.line + len(events), events[-1].seq, end,
-                            line_hash(payload[last_line_start:-1]), events[-1].at)
-        self._tail = _Tail(projection, stat, replayed.end + last_line_start,
-                           Replayed(state, position, 0, (), 0, end))
 
     def _unchanged_since_append(self, projection: Projection) -> Replayed | None:
         """Under the lock: the state this object's last append left, when the file is still exactly as

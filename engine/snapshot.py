@@ -31,7 +31,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
 from hashlib import sha256
 from pathlib import Path
 from types import ModuleType
@@ -44,7 +43,6 @@ from engine.chain import line_hash
 from engine.scan import Position
 
 if TYPE_CHECKING:
-    from engine.envelope import Event
     from engine.log import EventLog, Projection, Replayed
 
 FORMAT = 1
@@ -128,30 +126,28 @@ class Snapshots:
                 self._bases[(str(log.path), projection.name)] = _Base(replayed.position.seq, end, through)
         return replayed
 
-    def after_append(self, log: EventLog, projection: Projection, state: Any, replayed: Replayed,
-                     events: Sequence[Event], payload: bytes) -> None:
-        """After an append: a fresh snapshot when the fold has gone `every` events past the last one."""
+    def after_append(self, log: EventLog, projection: Projection, state: Any, replayed: Replayed, payload: bytes,
+                     position: Position, line_start: int) -> None:
+        """After an append of `payload` (its last line starts at `line_start`, its last event is at
+        `position`): a fresh snapshot when the fold has gone `every` events past the last one."""
         state_type = _state_type(projection)
         # No base: this object has not replayed the log (it was empty, or its appends kept their own
         # state); the next snapshot then builds on the start of the file.
         base = self._bases.get((str(log.path), projection.name), _Base(0, 0, 0))
-        if not projection.version or state_type is None or not events:
+        if not projection.version or state_type is None:
             return
-        if events[-1].seq - base.seq < self.every or not _clean(replayed):
+        if position.seq - base.seq < self.every or not _clean(replayed):
             return
         import zlib
-        last_line_start = payload.rfind(b"\n", 0, len(payload) - 1) + 1
-        last_line = payload[last_line_start:-1]
         crc = _crc_file(log.path, base.offset, replayed.end, base.crc)
         if crc is None:
             return
-        before = zlib.crc32(payload[:last_line_start], crc)
-        position = Position(replayed.position.line + len(events), events[-1].seq, replayed.end + len(payload),
-                            line_hash(last_line), events[-1].at)
+        last_line = line_start - replayed.end  # where the last line starts within the payload
+        before = zlib.crc32(payload[:last_line], crc)
         key = self._key(log, projection, state_type)
-        self._write(log, projection, key, state_type, state, position, replayed.end + last_line_start, before)
+        self._write(log, projection, key, state_type, state, position, line_start, before)
         self._bases[(str(log.path), projection.name)] = _Base(position.seq, position.offset,
-                                                              zlib.crc32(payload[last_line_start:], before))
+                                                              zlib.crc32(payload[last_line:], before))
 
     # -- files ----------------------------------------------------------------------------------
 
