@@ -31,7 +31,8 @@ from tests.reliability.workers import fork, holder, kill, log_lines, wait
 ROOT = Path(__file__).resolve().parents[2]
 IN_PROGRESS = ROOT / "fixtures" / "tune-in-progress"
 RACERS = 16
-STEPS_EACH = 10
+STEPS_EACH = 40  # at most: a racer stops sooner once the tuning has built BATCHES_WANTED batches
+BATCHES_WANTED = 3  # so that racers meet at the second batch's build, whatever the interleaving
 CLI_KILL_ROUNDS = 40
 CLI_WRITERS_PER_ROUND = 4
 ROUNDS_PER_LOG = 10
@@ -52,14 +53,16 @@ def small_tuning(folder: Path, cases: int = 14) -> Path:
 
 
 def follow_the_loop(folder: Path, report_path: Path, racer: int, go: int) -> None:
-    """Do what `tune next` says, STEPS_EACH times (verdicts at random); report each acknowledged command.
-    The step is read in-process (the view `tune next` prints); the command runs through the CLI."""
+    """Do what `tune next` says (verdicts at random) until the tuning has built BATCHES_WANTED batches, at most
+    STEPS_EACH times (racers that repeat one another's steps make no progress); report each acknowledged
+    command. The step is read in-process (the view `tune next` prints); the command runs through the CLI."""
     rnd = random.Random(racer)
     os.read(go, 1)
     with open(report_path, "a", encoding="utf-8") as report:
         for _ in range(STEPS_EACH):
-            step = next_step(tuning_state(folder), str(folder))  # what `tune next` prints, without a CLI call
-            if step.step == "done":
+            state = tuning_state(folder)
+            step = next_step(state, str(folder))  # what `tune next` prints, without a CLI call
+            if step.step == "done" or len(state.batches) >= BATCHES_WANTED:
                 return
             words = shlex.split(step.command)[2:]  # drop "batchlog tune"
             words = [rnd.choice(("PASSED", "PASSED", "WRONG", "VOID")) if w == "PASSED|CORRECT|WRONG|VOID"
