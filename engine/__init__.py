@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     "now": "engine.clock", "now_datetime": "engine.clock",
     "Event": "engine.envelope",
-    "BadEnvelope": "engine.errors", "ChainBroken": "engine.errors", "ClockError": "engine.errors",
+    "ClockError": "engine.errors",
     "EngineError": "engine.errors", "LockTimeout": "engine.errors", "LogDamaged": "engine.errors",
     "LogError": "engine.errors", "NewerVersion": "engine.errors", "NotALog": "engine.errors",
     "WriteFailed": "engine.errors",
@@ -46,8 +46,8 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from engine.clock import now, now_datetime
     from engine.envelope import Event
-    from engine.errors import (BadEnvelope, ChainBroken, ClockError, EngineError, LockTimeout, LogDamaged,
-                               LogError, NewerVersion, NotALog, WriteFailed)
+    from engine.errors import (ClockError, EngineError, LockTimeout, LogDamaged, LogError, NewerVersion, NotALog,
+                               WriteFailed)
     from engine.log import Appended, EventLog, Projection, Replayed
     from engine.registry import EventType, Raw, Registry
     from engine.scan import Position, Problem, Scan

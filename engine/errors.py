@@ -24,18 +24,6 @@ class LogError(EngineError):
     code = "log_untrusted"
 
 
-class BadEnvelope(LogError):
-    """A line is not an event: not JSON, or fields missing or of the wrong type."""
-
-    code = "bad_envelope"
-
-
-class ChainBroken(LogError):
-    """A line's `prev` or `seq` does not follow the line before it."""
-
-    code = "chain_broken"
-
-
 class NewerVersion(LogError):
     """The log holds an event type or version newer than this code knows."""
 

@@ -18,12 +18,13 @@ from pathlib import Path
 import attrs
 
 from engine import clock
+from engine.chain import line_hash
 from engine.envelope import encode_line
 from engine.errors import EngineError, NotALog, WriteFailed
 from engine.lines import LineReader
 from engine.lock import exclusive
 from engine.durable import marker_path
-from engine.own_types import REGISTRY, SALVAGED
+from engine.own_types import SALVAGED
 from engine.registry import Registry
 from engine.scan import Problem, Scan
 
@@ -140,7 +141,7 @@ def _write_new_log(path: Path, keep_bytes: int, kept: int, data: dict) -> None:
     with open(path, "rb") as fh:
         prefix = fh.read(keep_bytes)
     last = prefix[:-1].rsplit(b"\n", 1)[-1] if prefix else b""
-    prev = sha256(last).hexdigest()
+    prev = line_hash(last)
     line = encode_line(kept + 1, SALVAGED, 1, clock.now(), data, prev)
     temp = path.with_name(f".{path.name}.salvage")
     try:

@@ -6,11 +6,10 @@ Also receipts: a kept (seq, hash, time) proves later that the log only grew.
 from __future__ import annotations
 
 import os
-from hashlib import sha256
 
 import attrs
 
-from engine.chain import GENESIS
+from engine.chain import GENESIS, line_hash
 from engine.lines import LineReader
 from engine.registry import Registry
 from engine.scan import Problem, Scan
@@ -109,7 +108,7 @@ def _since_problems(path: str | os.PathLike, receipt: Receipt) -> list[Problem]:
             seq = orjson.loads(line).get("seq")
         except (orjson.JSONDecodeError, AttributeError):
             seq = None
-        if seq != receipt.seq or sha256(line).hexdigest() != receipt.hash:
+        if seq != receipt.seq or line_hash(line) != receipt.hash:
             return [Problem(number, "receipt_mismatch",
                             f"line {number}: the event the receipt names (seq {receipt.seq}) is no longer there "
                             "as it was: the log was changed, cut or reordered since the receipt", receipt.seq)]
