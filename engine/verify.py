@@ -31,7 +31,7 @@ class Receipt:
     @classmethod
     def parse(cls, text: str) -> Receipt | None:
         parts = text.strip().split(":", 3)
-        if len(parts) != 4 or parts[0] != RECEIPT_PREFIX or not parts[1].isdigit():
+        if len(parts) != 4 or parts[0] != RECEIPT_PREFIX or not (parts[1].isascii() and parts[1].isdigit()):
             return None
         if len(parts[2]) != 64 or any(c not in "0123456789abcdef" for c in parts[2]):
             return None

@@ -129,8 +129,10 @@ class TestVerifySince:
         assert f"problem line {RECEIPT_SEQ}: the event the receipt names (seq {RECEIPT_SEQ}) is no longer there" \
             in result.out
 
-    def test_a_receipt_that_is_not_one_is_a_usage_error(self, tmp_path):
-        result = verify_since(FINISHED / "events.jsonl", "batchlog-receipt:12:nothex:then")
+    @pytest.mark.parametrize("seq", ["12", "²", "١٢"])  # a seq of other digits than 0-9 is not one either
+    def test_a_receipt_that_is_not_one_is_a_usage_error(self, tmp_path, seq):
+        hash_ = "nothex" if seq == "12" else "a" * 64
+        result = verify_since(FINISHED / "events.jsonl", f"batchlog-receipt:{seq}:{hash_}:then")
 
         assert result.code == 2 and "not a receipt" in result.err
 
