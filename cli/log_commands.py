@@ -11,6 +11,7 @@ import typer
 
 from cli.options import At, Json, LogPath
 from engine import EventLog, NotALog, Receipt, verify
+from engine.log import readable_log
 from projections.catalog import all_types
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
@@ -19,9 +20,7 @@ SUMMARY_CHARS = 96
 
 
 def _existing(path) -> None:
-    if path.is_dir():
-        raise NotALog(f"{path} is a folder, not a log file: name the events.jsonl inside it", path=str(path))
-    if not path.is_file():
+    if not readable_log(path):
         raise NotALog(f"no log at {path}: check the path", path=str(path))
 
 

@@ -91,6 +91,21 @@ def _signature(stat: os.stat_result) -> tuple[int, ...]:
     return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
 
 
+def readable_log(path: Path) -> bool:
+    """Whether a log is at `path` yet (False: none); NotALog when the path cannot be one (a folder, unreadable)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise NotALog(f"{path} cannot be read: {exc.strerror or exc}", path=str(path)) from None
+    if S_ISDIR(mode):
+        raise NotALog(f"{path} is a folder, not a log file: name the events.jsonl inside it", path=str(path))
+    if not os.access(path, os.R_OK):
+        raise NotALog(f"{path} cannot be read: check its permissions", path=str(path))
+    return True
+
+
 def _position_after(replayed: Replayed, events: Sequence[Event], payload: bytes) -> tuple[Position, int]:
     """Where the log stands once `payload` (the lines of `events`) is written after `replayed.end`: the
     position of its last event, and the offset where that event's line starts."""
@@ -126,21 +141,6 @@ class EventLog:
     def exists(self) -> bool:
         return self.path.is_file()
 
-    def _check_readable(self) -> bool:
-        """False when there is no log yet; NotALog when the path cannot be one."""
-        try:
-            mode = os.stat(self.path).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            return False
-        except OSError as exc:
-            raise NotALog(f"{self.path} cannot be read: {exc.strerror or exc}", path=str(self.path)) from None
-        if S_ISDIR(mode):
-            raise NotALog(f"{self.path} is a folder, not a log file: name the events.jsonl inside it",
-                          path=str(self.path))
-        if not os.access(self.path, os.R_OK):
-            raise NotALog(f"{self.path} cannot be read: check its permissions", path=str(self.path))
-        return True
-
     def scan(self, *, at: int | None = None, start: Position = Position(), describe: bool = False,
              check_ids: bool = False, decode: bool = True) -> Scan:
         """A lock-free checked reader of the log (iterate it for the events)."""
@@ -150,7 +150,7 @@ class EventLog:
     def replay(self, projection: Projection, *, at: int | None = None) -> Replayed:
         """The state after every trusted event (up to and including seq `at`)."""
         try:
-            if not self._check_readable():
+            if not readable_log(self.path):
                 return Replayed(projection.initial, Position(), 0, (), 0, 0)
             if self.snapshots is not None:
                 return self.snapshots.replay(self, projection, at=at)
@@ -174,7 +174,7 @@ class EventLog:
         `decide` returns the domain events to append (none: a no-op) or raises to
         refuse, and then nothing is written.
         """
-        if not self._check_readable():
+        if not readable_log(self.path):
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
