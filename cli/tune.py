@@ -43,7 +43,6 @@ from projections.tune.decide import (
 )
 from projections.tune.evolve import TUNE
 from projections.tune.history import cases_plan, plan_of
-from projections.tune.state import TuneState
 from projections.tune.views import difficult_rows
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -348,16 +347,10 @@ def import_command(
     if log.exists():
         raise Refused(f"{log.path} exists already: this folder has a log; use --dir {source} with the other "
                       "commands", file=str(log.path))
-    from projections.tune.zen_import import import_events  # only this command needs it
+    from projections.tune.zen_import import import_events, into_an_empty_log  # only this command needs them
 
     events = import_events(read_zen_folder(source))
-
-    def only_into_an_empty_log(state: TuneState) -> list:
-        if state.settings is not None or state.foreign:
-            raise Refused(f"{log.path} was written meanwhile: nothing imported", file=str(log.path))
-        return events
-
-    appended = log.append(TUNE, only_into_an_empty_log)
+    appended = log.append(TUNE, into_an_empty_log(events, str(log.path)))
     state = appended.state
     return emit(as_json, [f"imported {source}: {len(appended.events)} events, {len(state.batches)} batches, "
                            f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],

@@ -9,15 +9,17 @@ findings.md, and the difficult list with the runs entries were added and fixed i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from projections.errors import BadInput
+from projections.errors import BadInput, Refused
 from projections.tune.config import settings_from_config
 from projections.tune.decide import MAX_CONCURRENCY
 from projections.tune.events import BatchBuilt, DifficultAdded, DifficultFixed, RunGraded, RunStarted, TuningStarted
 from projections.tune.selection import check_cases
+from projections.tune.state import TuneState
 
 RUN = re.compile(r"batch([0-9]{2})-(nomem|mem)-run([0-9]+)|final-run([0-9]+)")
 
@@ -40,6 +42,18 @@ class ZenFolder:
     selection: tuple[Any, ...]
     difficult: tuple[Any, ...] | None
     runs: tuple[ZenRun, ...]
+
+
+def into_an_empty_log(events: list, log: str) -> Callable[[TuneState], list]:
+    """The decision of `tune import`: `events`, appended only to a log that holds no tuning and no other loop's
+    events (another command may have written it since the import began)."""
+
+    def decide(state: TuneState) -> list:
+        if state.settings is not None or state.foreign:
+            raise Refused(f"{log} was written meanwhile: nothing imported", file=log)
+        return events
+
+    return decide
 
 
 def import_events(zen: ZenFolder) -> list:
