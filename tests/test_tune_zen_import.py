@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import attrs
+import pytest
+
+from engine import Event
+from projections.errors import Refused
 from projections.tune.events import DifficultAdded, DifficultFixed, RunGraded
-from projections.tune.zen_import import ZenFolder, ZenRun, import_events
+from projections.tune.evolve import TUNE, evolve
+from projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
 
 CASES = tuple({"id": f"c{n}"} for n in range(1, 7))
 
@@ -45,3 +51,22 @@ class TestDifficultOrder:
 
         assert difficult_events(events) == [("DifficultAdded", "c2"), ("DifficultAdded", "c1"),
                                             ("DifficultFixed", "c2"), ("DifficultFixed", "c1")]
+
+
+class TestOnlyIntoAnEmptyLog:
+    def test_an_empty_log_takes_the_events(self):
+        events = import_events(zen(()))
+
+        assert into_an_empty_log(events, "zen/events.jsonl")(TUNE.initial) is events
+
+    def test_a_log_written_meanwhile_is_refused(self):
+        events = import_events(zen(()))
+        tuned = TUNE.initial
+        for seq, fact in enumerate(events[:1], start=1):
+            tuned = evolve(tuned, Event(seq, "tune.tuning_started", 1, "2026-12-02T16:00:00.000Z", f"id{seq}", fact))
+        other_loop = attrs.evolve(TUNE.initial, foreign="qb.batch_started")
+        assert tuned.settings is not None
+
+        for state in (tuned, other_loop):
+            with pytest.raises(Refused, match="zen/events.jsonl was written meanwhile: nothing imported"):
+                into_an_empty_log(events, "zen/events.jsonl")(state)
