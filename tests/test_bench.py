@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from bench import measure
 from bench.domain_cases import QUICK_BATCH_SEED
 from bench.measure import Row, side_by_side
 from bench.run import main, table
@@ -69,12 +70,16 @@ class TestRow:
         assert "skipped: seed not found: /x" in table([row])
 
 
-def test_side_by_side_alternates_and_returns_medians():
+def test_side_by_side_alternates_and_returns_medians(monkeypatch):
+    """Known times (each action returns its own) so the medians can be checked; means would differ."""
     calls: list[str] = []
+    ours, base = iter([1.0, 9.0, 2.0, 3.0]), iter([10.0, 90.0, 20.0, 30.0])
+    monkeypatch.setattr(measure, "_timed", lambda action, prepare: action())
 
-    side_by_side(lambda: calls.append("ours"), lambda: calls.append("base"), 4)
+    medians = side_by_side(lambda: calls.append("ours") or next(ours), lambda: calls.append("base") or next(base), 4)
 
     assert calls == ["ours", "base", "base", "ours", "ours", "base", "base", "ours"]
+    assert medians == (2.5, 25.0)
 
 
 class TestThroughTheCli:

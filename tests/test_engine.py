@@ -211,7 +211,7 @@ class TestTornTail:
 
             assert [n.text for n in replayed.state] == ["a", "b"]
             assert replayed.bad == 0
-            assert replayed.torn == cut - len(acknowledged) or cut == len(acknowledged)
+            assert replayed.torn == cut - len(acknowledged)
 
     def test_the_next_append_truncates_the_torn_tail(self, log):
         append(log, NoteAdded("a"))
@@ -400,7 +400,10 @@ class TestLayering:
     def test_projections_are_pure_and_import_no_cli(self):
         from pathlib import Path
 
-        for path in (Path(__file__).resolve().parent.parent / "projections").rglob("*.py"):
+        paths = list((Path(__file__).resolve().parent.parent / "projections").rglob("*.py"))
+        assert paths
+
+        for path in paths:
             text = path.read_text()
             for forbidden in ("import os", "from cli", "import cli", "open(", "print(", "environ", "import time"):
                 assert forbidden not in text, f"{path}: {forbidden}"
@@ -408,7 +411,10 @@ class TestLayering:
     def test_the_engine_names_no_event_type_of_either_loop(self):
         from pathlib import Path
 
-        for path in (Path(__file__).resolve().parent.parent / "engine").glob("*.py"):
+        paths = list((Path(__file__).resolve().parent.parent / "engine").glob("*.py"))
+        assert paths
+
+        for path in paths:
             text = path.read_text()
             assert "tune." not in text and "qb." not in text and "quick_batch" not in text, path
 
@@ -417,7 +423,7 @@ def test_lock_file_is_not_what_locks(log):
     """The lock is the kernel's (flock): a leftover .lock file never blocks an append."""
     append(log, NoteAdded("a"))
     lock_file = f"{log.path}.lock"
-    assert os.path.exists(lock_file) or True
+    assert os.path.exists(lock_file)
 
     append(log, NoteAdded("b"))
 

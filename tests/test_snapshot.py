@@ -307,7 +307,7 @@ class TestSnapshotUse:
         path = tmp_path / "events.jsonl"
         _fill(path, 10)
         EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
-        check, body = _snapshot_file(path).read_bytes().split(b"\n", 1)
+        body = _snapshot_file(path).read_bytes().split(b"\n", 1)[1]
         doc = orjson.loads(body)
         doc["state"] = {"totals": "not a mapping", "__reduce__": ["os.system", ["true"]]}
         body = orjson.dumps(doc)
@@ -315,15 +315,22 @@ class TestSnapshotUse:
 
         assert EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY) == EventLog(path, REGISTRY).replay(TALLY)
 
-    def test_a_read_only_folder_still_answers(self, tmp_path):
+    def test_a_read_only_folder_still_answers(self, tmp_path, monkeypatch):
+        """Root ignores chmod, so the folder's refusal is made where the snapshot file is created."""
         path = tmp_path / "events.jsonl"
         _fill(path, 10)
-        tmp_path.chmod(0o555)
-        try:
-            replayed = EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
-        finally:
-            tmp_path.chmod(0o755)
+        refused = []
 
+        def read_only(*args, **kwargs):
+            refused.append(kwargs.get("dir"))
+            raise PermissionError(13, "Permission denied", kwargs.get("dir"))
+
+        with monkeypatch.context() as patch:
+            patch.setattr("tempfile.mkstemp", read_only)
+            replayed = EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
+
+        assert refused
+        assert not _snapshot_file(path).exists()
         assert replayed == EventLog(path, REGISTRY).replay(TALLY)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import attrs
 
 from engine import EventLog, EventType, Projection, Registry
-from projections.errors import Refused
 
 
 @attrs.frozen
@@ -65,7 +64,3 @@ def note(writer: int, command: int, parts: int = 1, pad: int = 0):
 def claim_next(by: str):
     """A decide that claims the number after the last one claimed (the read-decide-append race)."""
     return lambda state: [Claimed(state.last_claim + 1, by)]
-
-
-def refuse(state: State):
-    raise Refused("no: refused on purpose")

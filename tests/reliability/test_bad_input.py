@@ -137,7 +137,8 @@ def places(tmp_path_factory):
     paths["lone_surrogate"] = str(root / "lone_surrogate.json")
     paths.update(_tunings(root, paths["cases_ok"]))
     qb = root / "qb"
-    invoke("quick-batch", "start", paths["batch"], "--run-dir", qb, env=USER_ENV)
+    started = invoke("quick-batch", "start", paths["batch"], "--run-dir", qb, env=USER_ENV)
+    assert started.code == 0, (started.out, started.err)
     paths["qb"] = str(qb)
     return paths
 
@@ -145,7 +146,8 @@ def places(tmp_path_factory):
 def _tunings(root: Path, dataset: str) -> dict[str, str]:
     """A fresh tuning, one with a damaged middle line, one written by a newer batchlog, a log that is a folder."""
     fresh = root / "fresh"
-    invoke("tune", "init", "--dir", fresh, "--dataset", dataset, env=USER_ENV)
+    made = invoke("tune", "init", "--dir", fresh, "--dataset", dataset, env=USER_ENV)
+    assert made.code == 0, (made.out, made.err)
     broken = root / "broken"
     shutil.copytree(FIXTURE, broken)
     lines = (broken / "events.jsonl").read_bytes().splitlines(keepends=True)

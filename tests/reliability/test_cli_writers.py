@@ -192,7 +192,8 @@ class TestCliWritersKilled:
             time.sleep(rnd.uniform(0.02, 0.25))
             for pid in pids:
                 kill(pid)
-            assert all(wait(pid) == -9 for pid in pids)
+            statuses = [wait(pid) for pid in pids]
+            assert all(status == -9 for status in statuses), f"a writer failed before its kill: {statuses}"
             kills += len(pids)
             check_after_cli_kills(folder, reports)
 

@@ -8,7 +8,7 @@ import shutil
 import orjson
 import pytest
 
-from engine import EventLog, LogDamaged, verify
+from engine import LogDamaged, verify
 from engine.salvage import salvage
 from projections.catalog import all_types
 from tests.clirunner import invoke
@@ -37,7 +37,8 @@ def assert_salvaged(path, original: bytes, tampered: bytes, registry) -> None:
 
 class TestSalvage:
     def test_salvage_repairs_every_kind_of_damage_the_tamper_suite_makes(self, tmp_path, test_types):  # noqa: F811
-        original = finished_log(tmp_path / "source").read_bytes() if (tmp_path / "source").mkdir() is None else b""
+        (tmp_path / "source").mkdir()
+        original = finished_log(tmp_path / "source").read_bytes()
         tried = 0
         for n, (why, tampered) in enumerate(tamperings(original, random.Random(5), byte_changes=60)):
             folder = tmp_path / f"case{n}"

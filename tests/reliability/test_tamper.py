@@ -13,7 +13,6 @@ named at the line after it (it is indistinguishable from a real one).
 from __future__ import annotations
 
 import random
-import shutil
 from hashlib import sha256
 from pathlib import Path
 
@@ -141,9 +140,3 @@ class TestOnlyAReceiptShowsACutAtTheEnd:
         assert checked.code == 3
         assert "the log was changed, cut or reordered since the receipt" in checked.out \
             or "it was cut since the receipt" in checked.out
-
-
-def copy_fixture(tmp_path: Path) -> Path:
-    target = tmp_path / "finetune"
-    shutil.copytree(FIXTURE.parent, target)
-    return target / "events.jsonl"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import orjson
 
-from engine import EventLog, Projection, Registry, verify
+from engine import EventLog, Projection, Registry, Snapshots, verify
 from engine.lines import LineReader
 from engine.lock import exclusive
 
@@ -100,12 +100,8 @@ def full_replay(path: Path, registry: Registry, projection: Projection):
 
 
 def assert_views_match_full_replay(path: Path, registry: Registry, projection: Projection) -> None:
-    """A view through snapshots (when the engine has them) equals a fresh full replay."""
+    """A view through snapshots equals a fresh full replay."""
     expected = full_replay(path, registry, projection)
-    try:
-        from engine.snapshot import Snapshots
-    except ImportError:
-        return
     snapshotted = EventLog(path, registry, snapshots=Snapshots(every=1)).replay(projection).state
     assert snapshotted == expected
 
