@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import random
-import shutil
 import subprocess
 
 import pytest
@@ -14,8 +12,8 @@ import pytest
 from projections.tune.collation import ROOT_ORDER, is_exact, locale_compare
 from projections.tune.js_json import js_json, js_number
 from projections.tune.rules import node_dirname
+from tests.zenfolder import NODE, NODE_ENV
 
-NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is needed to compare with JavaScript")
 PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
 ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
@@ -24,9 +22,8 @@ ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.
 def run_node(script: str, payload: object) -> object:
     """Run `script` in Node with `payload` as JSON on stdin (variable `input`); it prints JSON back."""
     program = f"const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n{script}"
-    env = {**os.environ, "LC_ALL": "C.UTF-8"}  # a root-collation locale (V8 maps C to en-US)
     done = subprocess.run([NODE, "-e", program], input=json.dumps(payload), capture_output=True, text=True,
-                          env=env, check=True)
+                          env=NODE_ENV, check=True)
     return json.loads(done.stdout)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -23,6 +24,49 @@ from projections.quick_batch.state import Batch
 
 MOMENT = datetime(2026, 12, 2, 16, 0, 0, tzinfo=UTC)
 QUICK = BUILT_IN["skf-quick-skill"]
+
+
+NAMES = st.text("abc/:.@-", min_size=1, max_size=10)
+TARGET_TEXT = st.from_regex(r"https://example\.org/[a-z0-9-]{1,12}( language=[a-z]{1,6})?( scope=[a-z/]{1,8})?",
+                            fullmatch=True)
+
+
+@st.composite
+def batch_files(draw) -> bytes:
+    """A batch file as people write one: targets, blank and comment lines, either line ending."""
+    lines = draw(st.lists(TARGET_TEXT | st.sampled_from(["", "  ", "# a comment"]), max_size=12))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines).encode()
+
+
+# Entries as skf-quick-batch.py appends them to batch.jsonl (its `_append`).
+SEED_ENTRIES = st.one_of(
+    st.fixed_dictionaries({"event": st.just("start"), "status": st.just("running"), "input_file": NAMES,
+                           "fail_fast": st.booleans(), "started_at": st.just("2026-12-02T16:00:00Z")}),
+    st.fixed_dictionaries({"event": st.just("target"), "batch": st.integers(1, 4), "target": NAMES,
+                           "language_hint": st.none() | NAMES, "scope_hint": st.none() | NAMES,
+                           "status": st.just("pending")}),
+    st.fixed_dictionaries({"event": st.just("result"), "batch": st.integers(1, 4), "target": NAMES,
+                           "status": st.sampled_from(["success", "error"]), "exit_code": st.integers(0, 9),
+                           "skill_package": st.none() | NAMES, "error_code": st.none() | NAMES,
+                           "quality_score": st.none() | st.integers(0, 100) | st.floats(0, 100)}),
+    st.fixed_dictionaries({"event": st.just("summary"), "status": st.sampled_from(["success", "partial", "failed"]),
+                           "timestamp": st.just("2026-12-02T16:00:00Z"), "targets_total": st.integers(0, 4),
+                           "succeeded": st.integers(0, 4), "failed": st.integers(0, 4),
+                           "fail_fast_triggered": st.booleans(), "exit_code": st.integers(0, 9),
+                           "summary_path": st.none() | NAMES, "warnings": st.lists(NAMES, max_size=2)}),
+)
+SEED_LINES = SEED_ENTRIES.map(lambda entry: json.dumps(entry, separators=(",", ":"), ensure_ascii=True).encode())
+
+
+@st.composite
+def seed_batch_files(draw) -> bytes:
+    """A seed batch.jsonl, sometimes with stray bytes among its lines or a last line cut short."""
+    lines = draw(st.lists(SEED_LINES, max_size=8))
+    for garbage in draw(st.lists(st.binary(max_size=12) | st.text(max_size=12).map(str.encode), max_size=2)):
+        lines.insert(draw(st.integers(0, len(lines))), garbage)
+    torn = draw(st.none() | SEED_LINES)
+    tail = torn[: draw(st.integers(0, len(torn) - 1))] if torn else b""
+    return b"".join(line + b"\n" for line in lines) + tail
 
 
 def given_events(*facts) -> Batch:
@@ -78,7 +122,7 @@ class TestGrammar:
         with pytest.raises(BadInput, match=r"^the batch file t.txt is not UTF-8 text$"):
             parse_bytes(b"ok\n\xff\n", "t.txt")
 
-    @given(st.binary())
+    @given(st.binary() | batch_files())
     def test_parse_never_raises_anything_but_bad_input_on_any_bytes(self, data):
         try:
             targets = parse_bytes(data, "f")
@@ -240,6 +284,7 @@ class TestFold:
     def test_the_initial_state_is_never_shared_between_replays(self):
         given_events(started("a"), halted(1, "a"))
 
+        assert projection().initial is not projection().initial
         assert projection().initial.results == {}
 
     def test_an_unknown_fact_fails_loudly(self):
@@ -273,7 +318,7 @@ class TestExitCodes:
 
 
 class TestSeedImport:
-    @given(st.binary())
+    @given(st.binary() | seed_batch_files())
     def test_any_bytes_give_events_or_bad_input(self, data):
         try:
             events = events_of_seed_lines(data, "r")

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from tests.quick_batch.differential import SEED_SCRIPT, SeedProcess, run_scenario
+from tests.quick_batch.differential import SeedProcess, run_scenario
 from tests.quick_batch.scenarios import CREATE_REASONS, QUICK_REASONS, scenario
+from tests.seeds import QUICK_BATCH_PY, require
 
 SCENARIOS = 240
 
@@ -26,11 +27,10 @@ MUST_MEET = [
     *(f'"error_code":"{reason}"' for reason in {*QUICK_REASONS, *CREATE_REASONS}),
 ]
 
-pytestmark = pytest.mark.skipif(not SEED_SCRIPT.is_file(), reason="the seed skf-quick-batch.py is not here")
-
 
 @pytest.fixture(scope="module")
 def seed():
+    require(QUICK_BATCH_PY)
     process = SeedProcess()
     yield process
     process.close()
@@ -38,7 +38,7 @@ def seed():
 
 def test_seed_and_batchlog_agree_on_every_generated_scenario(seed, tmp_path):
     began = time.monotonic()
-    commands = archived = imports = 0
+    commands = archived = imports = summaries = 0
     problems: list[str] = []
     seen: list[str] = []
     for number in range(SCENARIOS):
@@ -47,13 +47,15 @@ def test_seed_and_batchlog_agree_on_every_generated_scenario(seed, tmp_path):
         report = run_scenario(number, work, seed, scenario)
         commands, archived = commands + report.commands, archived + report.archived
         imports += report.imports
+        summaries += report.summaries
         problems += report.problems
         seen.append(report.seed_text)
 
-    print(f"\n{SCENARIOS} scenarios, {commands} commands, {archived} logs archived, {imports} seed batches imported, "
-          f"{time.monotonic() - began:.1f}s")
+    print(f"\n{SCENARIOS} scenarios, {commands} commands, {archived} logs archived, {imports} seed batches imported "
+          f"({summaries} summarized), {time.monotonic() - began:.1f}s")
     assert not problems, "\n".join(problems[:10]) + f"\n({len(problems)} differences)"
     text = "".join(seen)
     assert [marker for marker in MUST_MEET if marker not in text] == []
     assert commands > 8 * SCENARIOS
     assert archived > 0 and imports > SCENARIOS // 2
+    assert summaries >= 1

@@ -32,6 +32,7 @@ from projections.tune.events import (
 from projections.tune.evolve import TUNE, evolve
 from projections.tune.selection import selection_order
 from projections.tune.views import next_step
+from tests.tune_helpers import fold as given
 
 CASES = tuple({"id": f"c{i}", "class": "k" if i % 2 else "j", **({"complexity": "complex"} if i == 3 else {})}
               for i in range(1, 7))
@@ -50,13 +51,6 @@ def mem(k: int) -> RunStarted:
 
 def nomem(k: int) -> RunStarted:
     return RunStarted(f"batch01-nomem-run{k}", 1, "nomem", k, ("c2", "c1"))
-
-
-def given(*facts):
-    state = TUNE.initial
-    for seq, fact in enumerate(facts, start=1):
-        state = evolve(state, Event(seq, "tune.x", 1, "t", str(seq), fact))
-    return state
 
 
 PASSED_BATCH_1 = (STARTED, SMOKE, N1, graded("batch01-nomem-run1", "PASSED"), mem(1),

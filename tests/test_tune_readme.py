@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,21 +12,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Event, EventLog
+from engine import EventLog
 from projections.catalog import all_types
 from projections.errors import BadInput
-from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
+from projections.tune.events import BatchBuilt, RunGraded, RunStarted
 from projections.tune.evolve import TUNE, evolve
 from projections.tune.readme import SECTION_NAMES, begin, end, has_markers, layout, readme, sections, splice
 from projections.tune.readme_map import flowchart, label
 from projections.tune.readme_sections import plan, where
 from tests.clirunner import invoke
+from tests.tune_helpers import fold, started, table_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 FINISHED = ROOT / "fixtures" / "tune-finished"
 IN_PROGRESS = ROOT / "fixtures" / "tune-in-progress"
 MERMAID = Path(__file__).resolve().parent / "mermaid"
-AT = "2026-12-02T16:00:00.000Z"
 
 
 def replayed_states(folder: Path) -> list:
@@ -42,20 +41,6 @@ def replayed_states(folder: Path) -> list:
 STATES = replayed_states(FINISHED) + replayed_states(IN_PROGRESS)
 
 
-def fold(*facts):
-    state = TUNE.initial
-    for seq, fact in enumerate(facts, start=1):
-        state = evolve(state, Event(seq, "tune.x", 1, AT, f"id{seq}", fact))
-    return state
-
-
-def started(cases, **overrides) -> TuningStarted:
-    values = dict(dataset="data/odd.json", cases=cases, selection=tuple(c["id"] for c in cases), limit=None,
-                  min_batch=3, max_batch=10, recheck=3, seed=1, max_retries=3, concurrency=13)
-    values.update(overrides)
-    return TuningStarted(**values)
-
-
 ODD_CASES = ({"id": 'a|b"c', "class": "x|y"}, {"id": "<!-- batchlog:end map -->", "class": "x|y"},
              {"id": "`tick`", "class": "z", "complexity": "complex"}, {"id": "d#1;[e](f)", "class": "z"})
 
@@ -64,26 +49,11 @@ def odd_state():
     """Ids and classes full of markdown and mermaid syntax, one run graded with a note and a difficult case."""
     ids = tuple(case["id"] for case in ODD_CASES)
     return fold(
-        started(ODD_CASES),
+        started(ODD_CASES, dataset="data/odd.json"),
         BatchBuilt(1, 3, "batch 1 is the smoke test: minBatch 3", "new", ids[:3], (), 1, 0),
         RunStarted("batch01-nomem-run1", 1, "nomem", 1, ids[:3]),
         RunGraded("batch01-nomem-run1", "WRONG", (ids[0],), 5, 100, None, None, "a | note <!-- batchlog:end log -->"),
     )
-
-
-def table_rows_consistent(markdown: str) -> list[str]:
-    """Problems with the GitHub tables of `markdown`: every row must have the header's number of cells."""
-    problems, header = [], None
-    for line in markdown.splitlines() + [""]:
-        if line.startswith("|"):
-            cells = len(re.split(r"(?<!\\)\|", line.strip())) - 2
-            if header is None:
-                header = cells
-            elif cells != header:
-                problems.append(f"{cells} cells, header has {header}: {line}")
-        else:
-            header = None
-    return problems
 
 
 class TestSplice:
@@ -124,15 +94,13 @@ class TestSplice:
 
         assert refused.value.fields["line"] == line and f"line {line}" in refused.value.message
 
-    OUTSIDE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).filter(
-        lambda text: not has_markers(text))
-    BODIES = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).filter(
+    TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).filter(
         lambda text: not has_markers(text))
 
     @settings(max_examples=150, deadline=None)
-    @given(outside=st.lists(OUTSIDE, min_size=len(SECTION_NAMES) + 1, max_size=len(SECTION_NAMES) + 1),
-           old=st.lists(BODIES, min_size=len(SECTION_NAMES), max_size=len(SECTION_NAMES)),
-           new=st.dictionaries(st.sampled_from(SECTION_NAMES), BODIES))
+    @given(outside=st.lists(TEXTS, min_size=len(SECTION_NAMES) + 1, max_size=len(SECTION_NAMES) + 1),
+           old=st.lists(TEXTS, min_size=len(SECTION_NAMES), max_size=len(SECTION_NAMES)),
+           new=st.dictionaries(st.sampled_from(SECTION_NAMES), TEXTS))
     def test_splicing_is_idempotent_and_never_touches_text_outside_the_markers(self, outside, old, new):
         parts = [outside[0]]
         for name, body, after in zip(SECTION_NAMES, old, outside[1:]):
@@ -186,13 +154,13 @@ class TestSections:
         rendered = sections(STATES[index])
 
         for name, text in rendered.items():
-            assert table_rows_consistent(text) == [], name
+            assert table_problems(text) == [], name
             assert not has_markers(text), name
 
     def test_text_from_the_log_cannot_break_tables_or_markers(self):
         text = readme("", odd_state())
 
-        assert table_rows_consistent(text) == []
+        assert table_problems(text) == []
         lines = text.split("\n")
         assert lines.count("<!-- batchlog:end map -->") == 1 and lines.count("<!-- batchlog:end log -->") == 1
         assert "`a\\|b\"c`" in text

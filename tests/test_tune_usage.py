@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from engine import Event, EventLog
+from engine import EventLog
 from projections.catalog import all_types
-from projections.tune.events import BatchBuilt, RunStarted, TuningStarted, UsageRecorded
-from projections.tune.evolve import TUNE, evolve
+from projections.tune.events import BatchBuilt, RunStarted, UsageRecorded
+from projections.tune.evolve import TUNE
 from projections.tune.usage import by_batch, by_model, total, usage_markdown
 from tests.clirunner import invoke
+from tests.tune_helpers import fold, started, table_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 FINISHED = ROOT / "fixtures" / "tune-finished"
-AT = "2026-12-02T16:00:00.000Z"
-
-
-def fold(*facts):
-    state = TUNE.initial
-    for seq, fact in enumerate(facts, start=1):
-        state = evolve(state, Event(seq, "tune.x", 1, AT, f"id{seq}", fact))
-    return state
-
 
 CASES = ({"id": "a", "class": "x"}, {"id": "b", "class": "x"}, {"id": "c", "class": "y"})
 STATE = fold(
-    TuningStarted("d.json", CASES, ("a", "c", "b"), None, 3, 10, 3, 1, 3, 13),
+    started(CASES, dataset="d.json", selection=("a", "c", "b")),
     BatchBuilt(1, 3, "batch 1 is the smoke test: minBatch 3", "new", ("a", "c", "b"), (), 0, 0),
     RunStarted("batch01-nomem-run1", 1, "nomem", 1, ("a", "c", "b")),
     UsageRecorded("batch01-nomem-run1", "big", 10, 1000, 100),
@@ -38,20 +29,6 @@ STATE = fold(
     UsageRecorded("batch01-nomem-run2", "big", 5, 500, 50),
     RunStarted("final-run1", 0, "final", 1, ("a", "c", "b")),
 )
-
-
-def table_problems(markdown: str) -> list[str]:
-    """Rows whose number of cells differs from their table's header (escaped pipes are not cell breaks)."""
-    problems, header = [], None
-    for line in markdown.splitlines() + [""]:
-        if line.startswith("|"):
-            cells = len(re.split(r"(?<!\\)\|", line.strip())) - 2
-            header = cells if header is None else header
-            if cells != header:
-                problems.append(line)
-        else:
-            header = None
-    return problems
 
 
 class TestUsageFigures:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine import Event
 from projections.errors import Refused
 from projections.tune.events import DifficultAdded, DifficultFixed, RunGraded
-from projections.tune.evolve import TUNE, evolve
+from projections.tune.evolve import TUNE
 from projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
+from tests.tune_helpers import fold
 
 CASES = tuple({"id": f"c{n}"} for n in range(1, 7))
 
@@ -61,9 +61,7 @@ class TestOnlyIntoAnEmptyLog:
 
     def test_a_log_written_meanwhile_is_refused(self):
         events = import_events(zen(()))
-        tuned = TUNE.initial
-        for seq, fact in enumerate(events[:1], start=1):
-            tuned = evolve(tuned, Event(seq, "tune.tuning_started", 1, "2026-12-02T16:00:00.000Z", f"id{seq}", fact))
+        tuned = fold(events[0])
         other_loop = attrs.evolve(TUNE.initial, foreign="qb.batch_started")
         assert tuned.settings is not None
 

@@ -21,7 +21,6 @@ from projections.tune.js_json import js_json
 from projections.tune.rules import RUN_NAME, History, node_dirname, pad
 from tests.seeds import BATCH_MJS, require
 
-SEED_SCRIPT = BATCH_MJS
 SCRIPT_IN_ROOT = Path(".github/skills/zen-finetune/scripts/batch.mjs")
 NODE = shutil.which("node")
 NODE_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}  # a root-collation locale: V8 maps C to en-US
@@ -75,8 +74,8 @@ class ZenFolder:
         self.root = Path(root)
         self.script = self.root / SCRIPT_IN_ROOT
         self.script.parent.mkdir(parents=True, exist_ok=True)
-        require(SEED_SCRIPT)
-        shutil.copyfile(SEED_SCRIPT, self.script)
+        require(BATCH_MJS)
+        shutil.copyfile(BATCH_MJS, self.script)
         (self.root / "finetune" / "runs").mkdir(parents=True, exist_ok=True)
         self._written: dict[Path, str] = {}
 
@@ -186,8 +185,3 @@ def _files(folder: ZenFolder, args: list[str], code: int) -> dict[str, str]:
     if "-o" not in args or code != 0:
         return {}
     return folder.written(args[args.index("-o") + 1])
-
-
-def is_first_run_folder(out: str, number: int) -> bool:
-    last = node_dirname(out).split("/")[-1]
-    return bool(RUN_NAME.fullmatch(last)) and last == f"batch{pad(number)}-nomem-run1"

@@ -20,9 +20,9 @@ from typing import Any
 import attrs
 
 from tests.clirunner import invoke
-from tests.quick_batch.scenarios import EPOCH, SEEDS
+from tests.quick_batch.scenarios import EPOCH
+from tests.seeds import QUICK_BATCH_PY, SEEDS
 
-SEED_SCRIPT = SEEDS / "skf-quick-batch.py"
 SERVER = Path(__file__).with_name("seed_server.py")
 BRIEF_SCHEMA = SEEDS / "schemas" / "skill-brief.v1.json"
 
@@ -39,7 +39,7 @@ class SeedProcess:
 
     def __init__(self) -> None:
         env = {**os.environ, "COLUMNS": "200", "PYTHONHASHSEED": "0"}
-        self.proc = subprocess.Popen([sys.executable, str(SERVER), str(SEED_SCRIPT)], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, str(SERVER), str(QUICK_BATCH_PY)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=env, cwd=str(SEEDS))
 
     def run(self, argv: list[str], cwd: Path, seconds: int) -> Outcome:
@@ -156,14 +156,17 @@ class Report:
     commands: int
     archived: int
     imports: int
+    summaries: int  # imports whose `summarize` wrote summaries on either side: a comparison that can differ
     problems: list[str]
     seed_text: str  # everything the seed printed and every summary it wrote, for the coverage check
 
 
-def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> tuple[int, list[str]]:
+def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> tuple[int, int, list[str]]:
     """Each batch the seed left (batch.jsonl), a torn line sometimes added, taken over by
-    `batchlog quick-batch import`: the next `next` and `summarize` agree with the seed's own."""
-    problems = []
+    `batchlog quick-batch import`: the next `next` and `summarize` agree with the seed's own.
+
+    Gives (imports, imports with summaries written on either side, problems)."""
+    problems, summaries = [], 0
     states = sorted(root.rglob("batch.jsonl"))
     for index, state in enumerate(states):
         run = state.parent.relative_to(root).as_posix()
@@ -183,10 +186,12 @@ def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> 
             mine = Outcome(result.code, result.out, result.err)
             if _normal(theirs) != _normal(mine):
                 problems.append(f"scenario {number}: after import, {argv}:\n  seed:     {theirs}\n  batchlog: {mine}")
-        if tree(root / "imported-out", ours=False) != tree(other / "imported-out", ours=True):
+        theirs_out, ours_out = tree(root / "imported-out", ours=False), tree(other / "imported-out", ours=True)
+        summaries += bool(theirs_out or ours_out)
+        if theirs_out != ours_out:
             problems.append(f"scenario {number}: after import of {run}, the summaries differ")
         shutil.rmtree(other)
-    return len(states), problems
+    return len(states), summaries, problems
 
 
 def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report:
@@ -196,7 +201,7 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report
     recorder = Recorder(root, seed)
     scenario(number, recorder)
     seed_tree = tree(root, ours=False)
-    imports, imported = imported_batches(number, root, work, seed)
+    imports, summaries, imported = imported_batches(number, root, work, seed)
     shutil.rmtree(root)
     root.mkdir()
     ours = replay(recorder.steps, root)
@@ -218,4 +223,4 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report
     shutil.rmtree(root, ignore_errors=True)
     text = "".join(o.out + o.err for o in recorder.outcomes) + "".join(
         v.decode("utf-8", "replace") for k, v in seed_tree.items() if v and "-batch-" in k and k.endswith(".json"))
-    return Report(len(commands), archived, imports, problems, text)
+    return Report(len(commands), archived, imports, summaries, problems, text)

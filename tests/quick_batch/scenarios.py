@@ -8,13 +8,12 @@ they are against batchlog, so both meet the very same inputs.
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any, Protocol
 
-# The seeds lie beside the checkout (../shared/seeds/extracted), or where BATCHLOG_SEEDS says.
-SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[3] / "shared/seeds/extracted")
+from tests.seeds import SEEDS
+
 EPOCH = 1796227200  # 2026-12-02T16:00:00Z
 
 

@@ -1,0 +1,44 @@
+"""What the tuning's tests build states from: facts folded in order, a start with usual settings, tables checked."""
+
+from __future__ import annotations
+
+import re
+
+from engine import Event
+from projections.tune.events import TuningStarted
+from projections.tune.evolve import TUNE, evolve
+from projections.tune.state import TuneState
+
+AT = "2026-12-02T16:00:00.000Z"
+
+
+def fold(*facts) -> TuneState:
+    """The state after `facts`, each the data of the next event (seq 1, 2, ...), all recorded at AT."""
+    state = TUNE.initial
+    for seq, fact in enumerate(facts, start=1):
+        state = evolve(state, Event(seq, "tune.x", 1, AT, f"id{seq}", fact))
+    return state
+
+
+def started(cases, **overrides) -> TuningStarted:
+    """`tune init` of `cases` with the settings these tests share; the selection in dataset order."""
+    values = dict(dataset="dataset.json", cases=cases, selection=tuple(c["id"] for c in cases), limit=None,
+                  min_batch=3, max_batch=10, recheck=3, seed=1, max_retries=3, concurrency=13)
+    values.update(overrides)
+    return TuningStarted(**values)
+
+
+def table_problems(markdown: str) -> list[str]:
+    """Rows of the GitHub tables of `markdown` whose number of cells differs from their header's
+    (escaped pipes are not cell breaks)."""
+    problems, header = [], None
+    for line in markdown.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = len(re.split(r"(?<!\\)\|", line.strip())) - 2
+            if header is None:
+                header = cells
+            elif cells != header:
+                problems.append(f"{cells} cells, header has {header}: {line}")
+        else:
+            header = None
+    return problems
