@@ -30,7 +30,7 @@ from projections.tune.halves import Half, batch_finished, half, run_name
 from projections.tune.history import history
 from projections.tune.refusals import check_count, require_run, require_tuning, wrong_log
 from projections.tune.selection import check_cases, selection_order
-from projections.tune.state import FINAL, HALVES, VERDICTS, TuneState
+from projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, VERDICTS, TuneState
 
 __all__ = [
     "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
@@ -222,10 +222,10 @@ def start_run(state: TuneState, command: StartRun) -> list:
 
 
 def _check_half_order(batch: int, kind: str, nomem: Half, mem: Half) -> None:
-    hint = f"; `batchlog tune next` says what comes next"
+    hint = "; `batchlog tune next` says what comes next"
     if nomem is Half.GIVEN_UP or mem is Half.GIVEN_UP:
-        raise Refused(f"batch {batch} was given up (a half used its {4} runs without passing): build the next "
-                      f"batch{hint}", batch=batch)
+        raise Refused(f"batch {batch} was given up (a half used its {RUNS_PER_HALF} runs without passing): build "
+                      f"the next batch{hint}", batch=batch)
     if kind == "nomem" and nomem is Half.PASSED:
         raise Refused(f"the no-memory half of batch {batch} has passed: run it with memory "
                       f"(`batchlog tune run start --batch {batch} --kind mem`)", batch=batch)
