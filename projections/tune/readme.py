@@ -22,7 +22,7 @@ from projections.tune.readme_sections import (
     settings,
     where,
 )
-from projections.tune.state import TuneState
+from projections.tune.state import RUNS_PER_HALF, TuneState
 from projections.tune.views import DEFAULT_FOLDER
 
 SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "log", "results", "next")
@@ -134,11 +134,11 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
         "1. Run the batch without memory and grade every run: right or wrong, what it cost, what it saved.",
         "2. Turn what the cases suggest into fixes of the prompts, skills or rules, and run the same cases "
         "again: the only difference is the fix. Stop when every case is right and nothing is left to cut "
-        "(at most 4 runs that count).",
+        f"(at most {RUNS_PER_HALF} runs that count).",
         "3. Build the batch's memory from that passing run on top of the last good memory, and run the same "
         "cases with it, each with its own copy: same answers, far fewer tokens, nothing saved twice.",
-        "4. Fix the memory rules until that passes (at most 4 runs); its memory then becomes the last good "
-        "memory, and the next batch is built.",
+        f"4. Fix the memory rules until that passes (at most {RUNS_PER_HALF} runs); its memory then becomes the "
+        "last good memory, and the next batch is built.",
         "",
         "A case that stays wrong, breaks again as a recheck, gets worse with memory or costs far too much goes "
         "on the difficult list. It comes back first among the rechecks of every later batch, and once the "
