@@ -42,8 +42,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--run-dir", default=None, help="the batch run folder (holds events.jsonl)")
     p.add_argument("--run-root", default=None, help="with --briefs: the folder the briefs' run folder is made in")
     p.add_argument("--fail-fast", action="store_true", help="end the batch at the first failed target")
+    p.add_argument("--brief-validator", default=None, metavar="FILE",
+                   help="skill-forge's skf-validate-brief-schema.py, loaded to check the briefs (default: "
+                        "$BATCHLOG_BRIEF_VALIDATOR, else the one beside the schemas folder of --brief-schema)")
     p.add_argument("--brief-schema", default=None, metavar="FILE",
-                   help="the JSON Schema briefs are checked with (default: $BATCHLOG_BRIEF_SCHEMA)")
+                   help="skill-forge's schemas/skill-brief.v1.json: its validator is the "
+                        "skf-validate-brief-schema.py beside the schemas folder (default: $BATCHLOG_BRIEF_SCHEMA)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code: an envelope schema or a JSON object (kept for the batch)")
     p = sub.add_parser("next", help="hand out the next pending target (its start event on stderr)")

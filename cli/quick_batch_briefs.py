@@ -1,8 +1,8 @@
-"""`start --briefs`: finding skill-brief.yaml files and checking each against the brief schema.
+"""`start --briefs`: finding skill-brief.yaml files and checking each with the user's brief validator.
 
-The schema is the user's (--brief-schema FILE or BATCHLOG_BRIEF_SCHEMA: skill-forge's
-skill-brief.v1.json); messages have the shape of skill-forge's brief validator.
-pyyaml and jsonschema are imported here only, so only `start --briefs` pays for them.
+The validator is skill-forge's own skf-validate-brief-schema.py, loaded as a module as the seed
+loads it: batchlog has no brief rule of its own, so its refusals are skill-forge's, word for word.
+Loaded (with the pyyaml and jsonschema it imports) only by `start --briefs`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from cli.quick_batch_io import read_json_file
-from projections.errors import BadInput, Refused
-from projections.quick_batch.decide import BriefCheck
+from projections.errors import Refused
+from projections.quick_batch.commands import BriefCheck
 from projections.quick_batch.events import CREATE_WORKFLOW
 
 BRIEF_FILE = "skill-brief.yaml"
 SCHEMA_ENV = "BATCHLOG_BRIEF_SCHEMA"
+VALIDATOR_ENV = "BATCHLOG_BRIEF_VALIDATOR"
+VALIDATOR_FILE = "skf-validate-brief-schema.py"
 
 
 def expand_briefs(paths: list[str]) -> list[str]:
@@ -50,24 +51,11 @@ def batch_dir(run_root: Path, briefs: list[str]) -> Path:
 
 
 class BriefValidator:
-    """A brief schema, loaded once; `check(path)` reads and validates one brief."""
+    """The user's brief validator (skill-forge's skf-validate-brief-schema.py), loaded as a module;
+    `check(path)` reads one brief and maps the validator's answer to a halt_reason and message."""
 
-    def __init__(self, schema_path: str | None) -> None:
-        if not schema_path:
-            raise Refused(f"no brief schema to check the briefs with: give --brief-schema FILE or set {SCHEMA_ENV} "
-                          "to skill-forge's skill-brief.v1.json", halt_reason="helper-missing")
-        try:
-            import yaml
-            from jsonschema import Draft202012Validator
-            from jsonschema.exceptions import SchemaError
-
-            schema = read_json_file(Path(schema_path), "brief schema")
-            Draft202012Validator.check_schema(schema)
-        except (ImportError, BadInput, SchemaError) as e:
-            message = e.message if isinstance(e, BadInput) else f"{schema_path}: {e}"
-            raise Refused(f"the brief schema cannot be loaded: {message}", halt_reason="helper-missing") from None
-        self._yaml = yaml
-        self._validator = Draft202012Validator(schema)
+    def __init__(self, module: Any) -> None:
+        self._module = module
 
     def check(self, path: str) -> BriefCheck:
         file = Path(path)
@@ -78,24 +66,54 @@ class BriefValidator:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             return BriefCheck("brief-malformed", f"Brief validation failed: `{path}` cannot be read as UTF-8 text: {e}")
-        brief, error = self._load(text)
-        if error is not None:
-            return BriefCheck("brief-malformed", error)
-        errors = sorted(self._validator.iter_errors(brief), key=lambda e: list(e.path))
-        if errors:
-            field = ".".join(str(p) for p in errors[0].path) or "(root)"
-            return BriefCheck("brief-invalid", f"Brief validation failed: {field}: {errors[0].message}")
-        return BriefCheck(name=brief.get("name"))
-
-    def _load(self, text: str) -> tuple[Any, str | None]:
         try:
-            brief = self._yaml.safe_load(text)
-        except self._yaml.YAMLError as exc:
-            return None, f"Brief is not valid YAML: {exc}"
-        except RecursionError:
-            return None, "Brief is not valid YAML: it is nested too deep to read"
-        if brief is None:
-            return None, "Brief is empty"
-        if not isinstance(brief, dict):
-            return None, "Brief is not a mapping"
-        return brief, None
+            brief, error = self._module.load_brief_text(text)
+            if error is not None:
+                return BriefCheck("brief-malformed", str(error))
+            result = self._module.validate_brief(brief)
+            if not result["valid"]:
+                return BriefCheck("brief-invalid", str(result["errors"][0]["message"]))
+            return BriefCheck(name=brief.get("name"))
+        except Exception as e:  # the validator broke on this brief: the user's helper, not the batch, is at fault
+            raise Refused(f"the brief validator failed on {path}: {type(e).__name__}: {e}",
+                          halt_reason="helper-missing") from None
+
+
+def validator_file(given: str | None, schema: str | None) -> str | None:
+    """Where the validator is: --brief-validator, else $BATCHLOG_BRIEF_VALIDATOR, else the one beside the
+    schemas folder that --brief-schema / $BATCHLOG_BRIEF_SCHEMA names (skill-forge keeps them together)."""
+    given = given or os.environ.get(VALIDATOR_ENV)
+    if given:
+        return given
+    schema = schema or os.environ.get(SCHEMA_ENV)
+    if schema:
+        return (Path(schema).parent.parent / VALIDATOR_FILE).as_posix()
+    return None
+
+
+def load_validator(given: str | None, schema: str | None) -> BriefValidator:
+    """The user's validator as a module (its `load_brief_text` and `validate_brief`); helper-missing
+    when there is none or it cannot be loaded."""
+    path = validator_file(given, schema)
+    if path is None:
+        raise Refused(f"no brief validator to check the briefs with: give --brief-validator FILE (skill-forge's "
+                      f"{VALIDATOR_FILE}), set {VALIDATOR_ENV}, or name the schema beside it with --brief-schema "
+                      f"or {SCHEMA_ENV}", halt_reason="helper-missing")
+    import importlib.util
+    import sys
+
+    try:
+        spec = importlib.util.spec_from_file_location("skf_validate_brief_schema", path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"{path} is not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        limit = sys.getrecursionlimit()
+        spec.loader.exec_module(module)
+        sys.setrecursionlimit(limit)
+        for name in ("load_brief_text", "validate_brief"):
+            if not callable(getattr(module, name, None)):
+                raise ImportError(f"it has no {name}()")
+    except Exception as e:  # any failure to load the user's file: SyntaxError, a missing import, its schema gone
+        raise Refused(f"the brief validator cannot be loaded ({path}): {type(e).__name__}: {e}",
+                      halt_reason="helper-missing") from None
+    return BriefValidator(module)

@@ -1,7 +1,9 @@
 """The bodies of `batchlog quick-batch parse|start|next|record|summarize`.
 
-Each reads what it needs, takes one decision under the log's lock (the decide
-function given to `EventLog.append`) and returns the answer the seed prints.
+Each reads what the decision needs from disk (staged payloads, briefs, the batch file) on a
+lock-free replay, builds one command, has `decide` take it under the log's lock (an
+`EventLog.append`), carries out the effects the decision returns, and returns the answer the
+seed prints. When the batch moved between the read and the lock (`Stale`), it reads again.
 """
 
 from __future__ import annotations
@@ -9,18 +11,26 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import engine
 from cli import quick_batch_io as io
 from engine import WriteFailed
 from projections.errors import BadInput, Refused
+from cli import quick_batch_effects as effects_io
 from projections.quick_batch import decide, views
+from projections.quick_batch.commands import (
+    ArchiveAndRemove, BriefCheck, ClearEndedBatch, Command, Decision, Effect, NextTarget, PrepareTargetFolder,
+    RecordSummaryWritten, RecordTarget, RemoveTargetFolder, Staged, StartBatch, StartBriefBatch, Summarize,
+    Unstaged, WriteSummary,
+)
 from projections.quick_batch.events import CREATE_WORKFLOW, WORKFLOW
 from projections.quick_batch.evolve import projection
-from projections.quick_batch.exit_codes import codes_for, exit_code_map
+from projections.quick_batch.exit_codes import exit_code_map
 from projections.quick_batch.state import Batch
 
+ATTEMPTS = 50  # reads again when another command moved the batch; each retry follows a commit of another
 WRITE_FAILURE = decide.WRITE_FAILURE
 
 
@@ -58,12 +68,54 @@ def start(args: argparse.Namespace) -> dict[str, Any]:
         if args.run_root is None or args.run_dir is not None:
             raise Refused("start --briefs takes --run-root, not --run-dir: the briefs name their batch run folder",
                           halt_reason="input-invalid")
-        return start_briefs(args.briefs, Path(args.run_root), args.fail_fast, args.brief_schema, args.exit_codes)
+        return start_briefs(args.briefs, Path(args.run_root), args.fail_fast, args.brief_schema, args.exit_codes,
+                            args.brief_validator)
     if args.file is None:
         raise Refused("start needs the batch file, or --briefs", halt_reason="input-invalid")
     if args.run_dir is None or args.run_root is not None:
         raise Refused("start with a batch file takes --run-dir, not --run-root", halt_reason="input-invalid")
     return start_file(args.file, Path(args.run_dir), args.fail_fast, args.exit_codes)
+
+
+def _decided(log: engine.EventLog, command_of: Callable[[Batch], Command]) -> tuple[Any, Decision]:
+    """Read (lock-free), build the command, decide it under the lock: (the append, the decision).
+    Retried while the batch moved in between (each retry follows another command's append)."""
+    for _ in range(ATTEMPTS):
+        command = command_of(log.replay(projection()).state)
+        taken: list[Decision] = []
+
+        def decide_locked(state: Batch) -> list[Any]:
+            taken.append(decide.decide(state, command))
+            return list(taken[-1].events)
+
+        try:
+            appended = log.append(projection(), decide_locked)
+        except decide.Stale:
+            continue
+        return appended, taken[-1]
+    raise Refused("the batch kept changing while this command read it: run it again")
+
+
+def _carry_out(log: engine.EventLog, run_dir: Path, effects: tuple[Effect, ...]) -> Batch | None:
+    """Do on disk what a decision asks, in order (a summary written is then recorded, which may ask more).
+    The state after the last append this made (None: it made none)."""
+    state = None
+    for effect in effects:
+        match effect:
+            case PrepareTargetFolder():
+                effects_io.prepare_target_folder(effect)
+            case RemoveTargetFolder():
+                effects_io.remove_target_folder(effect)
+            case ClearEndedBatch():
+                effects_io.clear_ended_batch(effect)
+            case ArchiveAndRemove():
+                effects_io.archive_and_remove(effect)
+            case WriteSummary():
+                path, warnings = effects_io.write_summary(effect)
+                written = RecordSummaryWritten(run_dir.as_posix(), path, tuple(warnings))
+                appended, decision = _decided(log, lambda _state: written)
+                state = _carry_out(log, run_dir, decision.effects) or appended.state
+    return state
 
 
 def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None) -> dict[str, Any]:
@@ -84,54 +136,52 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise _write_failed(error, run_dir, WORKFLOW) from None
-    moment = engine.now_datetime()
+    timestamp, _ = decide.stamps(engine.now_datetime())
+    command = StartBatch(run_dir.as_posix(), path, tuple(targets), fail_fast, timestamp, codes)
 
-    def start_batch(state: Batch) -> list[Any]:
+    def start_batch(state: Batch) -> Command:
         if resuming:
             decide.require_batch(state, run_dir.as_posix())
-        return decide.start_batch(state, input_file=path, targets=targets, fail_fast=fail_fast, moment=moment,
-                                  run_dir=run_dir.as_posix(), exit_codes=codes)
+        return command
 
     try:
-        appended = log.append(projection(), start_batch)
+        appended, decision = _decided(log, start_batch)
     except WriteFailed as error:
         raise _write_failed(error, run_dir, WORKFLOW) from None
+    _carry_out(log, run_dir, decision.effects)
     return views.start_answer(appended.state, resumed=not appended.events)
 
 
 def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str | None,
-                 exit_codes: str | None) -> dict[str, Any]:
-    from cli.quick_batch_briefs import SCHEMA_ENV, BriefValidator, batch_dir, expand_briefs
+                 exit_codes: str | None, validator_path: str | None = None) -> dict[str, Any]:
+    from cli.quick_batch_briefs import batch_dir, expand_briefs, load_validator
 
-    briefs = expand_briefs(paths)
+    briefs = tuple(expand_briefs(paths))
     if not briefs:
         raise Refused(f"no skill-brief.yaml under {', '.join(paths)}", halt_reason="brief-missing")
-    run_dir = batch_dir(run_root, briefs)
+    run_dir = batch_dir(run_root, list(briefs))
     shown = run_dir.as_posix()
     log = io.open_log(run_dir)
     if log.exists():
         io.refuse_foreign_log(log)
-        state = log.replay(projection()).state
-        if decide.resumes_brief_batch(state, briefs, shown):
-            return views.start_briefs_answer(state, shown, resumed=True)
-    validator = BriefValidator(schema or os.environ.get(SCHEMA_ENV))
-    given = _given_codes(exit_codes)
-    checks = [validator.check(brief) for brief in briefs]
-    moment = engine.now_datetime()
-    try:
-        io.clear_folder_but_log(run_dir)  # an ended batch of these briefs gives way to this one
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise _write_failed(error, run_dir, CREATE_WORKFLOW) from None
+    given = _given_codes(exit_codes) if exit_codes is not None else None
+    checked: list[tuple[BriefCheck, ...]] = []
 
-    def start_batch(state: Batch) -> list[Any]:
-        return decide.start_brief_batch(state, briefs=briefs, checks=checks, fail_fast=fail_fast, moment=moment,
-                                        batch_dir=shown, codes=codes_for(CREATE_WORKFLOW, given),
-                                        exit_codes=given)
+    def start_batch(state: Batch) -> Command:
+        timestamp, stamp = decide.stamps(engine.now_datetime())
+        checks = None
+        if not decide.resumes_brief_batch(state, briefs, shown):
+            if not checked:
+                validator = load_validator(validator_path, schema)
+                checked.append(tuple(validator.check(brief) for brief in briefs))
+            checks = checked[0]
+        run_dir.mkdir(parents=True, exist_ok=True)  # only once the briefs were checked: a refusal writes nothing
+        return StartBriefBatch(shown, briefs, checks, fail_fast, timestamp, f"batch-{stamp}", given)
 
     try:
-        appended = log.append(projection(), start_batch)
-    except WriteFailed as error:
+        appended, decision = _decided(log, start_batch)
+        _carry_out(log, run_dir, decision.effects)
+    except (WriteFailed, OSError) as error:
         raise _write_failed(error, run_dir, CREATE_WORKFLOW) from None
     return views.start_briefs_answer(appended.state, shown, resumed=not appended.events)
 
@@ -140,26 +190,28 @@ def next_target(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(the answer, the start event for stderr or None)."""
     log = io.open_log(run_dir)
     io.require_log(log, run_dir)
-    answer: dict[str, Any] = {}
-    start_event: list[dict[str, Any]] = []
+    shown = run_dir.as_posix()
 
-    def hand_out(state: Batch) -> list[Any]:
-        decide.require_batch(state, run_dir.as_posix())
+    def hand_out(state: Batch) -> Command:
+        if state.started is None:
+            return NextTarget(shown, None, False)
         line = decide.next_target(state)
         if line is None:
-            answer.update(views.done_answer(state))
-            return []
+            return NextTarget(shown, None, False)
         folder = run_dir / views.target_folder_name(run_dir.name, state.started, line.batch)
-        if io.has_staged(folder):  # it ended but was never recorded: record it, never run it twice
-            answer.update(views.record_answer(line.batch))
-            return []
-        io.prepare_target_folder(folder)
-        answer.update(views.next_answer(line, folder.as_posix()))
-        start_event.append(views.start_event(line))
-        return decide.hand_out(state, line)
+        return NextTarget(shown, line.batch, io.has_staged(folder))
 
-    log.append(projection(), hand_out)
-    return answer, (start_event[0] if start_event else None)
+    appended, decision = _decided(log, hand_out)
+    _carry_out(log, run_dir, decision.effects)
+    state = appended.state
+    if decision.answer == "done":
+        return views.done_answer(state), None
+    line = decide.next_target(state)
+    assert line is not None and state.started is not None
+    if decision.answer == "record":
+        return views.record_answer(line.batch), None
+    folder = run_dir / views.target_folder_name(run_dir.name, state.started, line.batch)
+    return views.next_answer(line, folder.as_posix()), views.start_event(line)
 
 
 def record(run_dir: Path, number: int, exit_codes: str | None) -> dict[str, Any]:
@@ -168,21 +220,16 @@ def record(run_dir: Path, number: int, exit_codes: str | None) -> dict[str, Any]
     given = _given_codes(exit_codes)
     shown = run_dir.as_posix()
 
-    def record_target(state: Batch) -> list[Any]:
-        decide.require_batch(state, shown)
+    def record_target(state: Batch) -> Command:
+        staged: Staged | Unstaged | None = None
         started = state.started
-        codes = codes_for(views.workflow(state), given if given is not None else started.exit_codes)
+        if started is not None and str(number) not in state.results and views.target(state, number) is not None:
+            staged = io.read_staged(run_dir / views.target_folder_name(run_dir.name, started, number))
+        return RecordTarget(shown, number, staged, given)
 
-        def read_staged(line: Any) -> decide.Staged:
-            return io.read_staged(run_dir / views.target_folder_name(run_dir.name, started, line.batch))
-
-        return decide.record_target(state, number, read_staged, codes, shown)
-
-    appended = log.append(projection(), record_target)
-    result = appended.state.results[str(number)]
-    if appended.events and result.status == "success":
-        io.remove_tree(run_dir / views.target_folder_name(run_dir.name, appended.state.started, number))
-    return views.end_event(result)
+    appended, decision = _decided(log, record_target)
+    _carry_out(log, run_dir, decision.effects)
+    return views.end_event(appended.state.results[str(number)])
 
 
 def summarize(run_dir: Path, output_dir: Path) -> dict[str, Any]:
@@ -193,22 +240,10 @@ def summarize(run_dir: Path, output_dir: Path) -> dict[str, Any]:
                        f"folder once summarized; its summary is {latest.as_posix()}")
     log = io.open_log(run_dir)
     io.require_log(log, run_dir)
-    timestamp, stamp = decide.stamps(engine.now_datetime())
-
-    def end_batch(state: Batch) -> list[Any]:
-        decide.require_batch(state, run_dir.as_posix())
-        if state.summary is not None:
-            return []
-        decide.check_summarizable(state)
-        record = views.summary_record(state, timestamp)
-        stem = views.SUMMARY_STEMS[views.workflow(state)]
-        summary_path, warnings = io.write_summary(output_dir, stem, stamp, record)
-        return decide.summarize(state, record, summary_path, warnings)
-
-    appended = log.append(projection(), end_batch)
-    summary = appended.state.summary
+    timestamp, _ = decide.stamps(engine.now_datetime())
     inside = output_dir.resolve().is_relative_to(run_dir.resolve())
-    clean = appended.events and not summary.failed and summary.summary_path is not None
-    if clean and not inside and run_dir.name.startswith(f"{views.workflow(appended.state)}-"):
-        io.archive_log_and_remove(run_dir, summary.summary_path)  # kept when a target halted
-    return views.summary_event(summary)
+    command = Summarize(run_dir.as_posix(), output_dir.as_posix(), inside, timestamp)
+    appended, decision = _decided(log, lambda state: command)
+    state = _carry_out(log, run_dir, decision.effects) or appended.state
+    assert state.summary is not None
+    return views.summary_event(state.summary, state.summary_written)

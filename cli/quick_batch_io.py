@@ -15,7 +15,8 @@ from typing import Any
 from engine import EventLog
 from engine.snapshot import open_log as snapshot_log
 from projections.errors import BadInput, Refused, WrongLog
-from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD, Staged
+from projections.quick_batch.commands import Staged, Unstaged
+from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
 from projections.quick_batch.events import REGISTRY, TYPE_PREFIX
 from projections.quick_batch.grammar import TargetLine, parse_bytes
 
@@ -60,15 +61,19 @@ def has_staged(folder: Path) -> bool:
     return (folder / HALT_PAYLOAD).exists() or (folder / RESULT_PAYLOAD).exists()
 
 
-def read_staged(folder: Path) -> Staged:
-    """The payload a target's run folder staged: halt.json first, else result-context.json."""
+def read_staged(folder: Path) -> Staged | Unstaged:
+    """The payload a target's run folder staged: halt.json first, else result-context.json; or why
+    none can be read (the decision refuses with it, unless the target turns out recorded already)."""
     for name in (HALT_PAYLOAD, RESULT_PAYLOAD):
         path = folder / name
         if path.exists():
-            return Staged(name, path.as_posix(), _read_payload(path))
-    raise BadInput(f"{folder.as_posix()} staged neither {HALT_PAYLOAD} nor {RESULT_PAYLOAD}: stage the payload "
-                   f"the target ended with ({HALT_PAYLOAD} or {RESULT_PAYLOAD}) and record it again",
-                   path=folder.as_posix())
+            try:
+                return Staged(name, path.as_posix(), _read_payload(path))
+            except BadInput as error:
+                return Unstaged(error.message, str(error.fields.get("path", path.as_posix())))
+    return Unstaged(f"{folder.as_posix()} staged neither {HALT_PAYLOAD} nor {RESULT_PAYLOAD}: stage the payload "
+                    f"the target ended with ({HALT_PAYLOAD} or {RESULT_PAYLOAD}) and record it again",
+                    folder.as_posix())
 
 
 def remove_tree(path: Path) -> None:
@@ -77,31 +82,8 @@ def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def prepare_target_folder(folder: Path) -> None:
-    """The target's run folder, created empty (what an earlier try left is removed first)."""
-    try:
-        if folder.exists():
-            remove_tree(folder)
-        folder.mkdir(parents=True)
-    except OSError as e:
-        raise BadInput(f"the target's run folder {folder.as_posix()} cannot be created: {e.strerror or e}",
-                       path=folder.as_posix()) from None
 
 
-def clear_folder_but_log(run_dir: Path) -> None:
-    """Empty an ended batch's folder for a new batch of the same briefs; its log stays (the audit trail)."""
-    if not run_dir.is_dir():
-        return
-    for child in run_dir.iterdir():
-        if child.name.startswith(LOG_NAME):
-            continue
-        if child.is_dir() and not child.is_symlink():
-            remove_tree(child)
-        else:
-            try:
-                child.unlink()
-            except OSError:
-                pass
 
 
 # ─── the log ────────────────────────────────────────────────────────────────
@@ -145,62 +127,3 @@ def require_log(log: EventLog, run_dir: Path) -> None:
         raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
                       f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")
     raise Refused(f"no batch in {run_dir.as_posix()}: run start first")
-
-
-# ─── the summary files ──────────────────────────────────────────────────────
-
-
-def claim_summary_file(folder: Path, stem: str, stamp: str) -> Path:
-    """Create the batch's summary file, empty, under a name no other batch holds (`-2`, `-3` …)."""
-    for n in range(1, 1000):
-        path = folder / (f"{stem}-{stamp}.json" if n == 1 else f"{stem}-{stamp}-{n}.json")
-        try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            continue
-        return path
-    raise OSError(f"no free file name for {stem}-{stamp}.json")
-
-
-def write_json_atomically(path: Path, value: dict[str, Any]) -> None:
-    """Indented JSON through a temporary file and one rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-
-
-def write_summary(output_dir: Path, stem: str, stamp: str, record: dict[str, Any]) -> tuple[str | None, list[str]]:
-    """Write the per-batch summary and its `-latest` copy: (the per-batch path, warnings)."""
-    summary_path = None
-    try:
-        output_dir.mkdir(parents=True, exist_ok=True)
-        per_batch = claim_summary_file(output_dir, stem, stamp)
-        write_json_atomically(per_batch, record)
-        summary_path = per_batch.as_posix()
-        write_json_atomically(output_dir / f"{stem}-latest.json", record)
-    except OSError as e:
-        return summary_path, [f"summary_write_failed: {output_dir.as_posix()}: {e.strerror or e}"]
-    return summary_path, []
-
-
-def archive_log_and_remove(run_dir: Path, summary_path: str) -> None:
-    """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder.
-
-    The folder stays when the copy fails: the log is the batch's only audit trail.
-    """
-    import shutil
-
-    summary = Path(summary_path)
-    try:
-        shutil.copyfile(run_dir / LOG_NAME, summary.with_name(f"{summary.stem}.events.jsonl"))
-    except OSError:
-        return
-    remove_tree(run_dir)

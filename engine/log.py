@@ -44,7 +44,9 @@ class Projection:
     `version` keys its snapshots: a hash of the code that folds, from
     `engine.snapshot.code_version(...)` ("" means never snapshotted);
     `state_type` is the class snapshots decode the state into (default: the
-    initial state's class, when it is an attrs class).
+    initial state's class, when it is an attrs class). `evolve_all(state, events)`,
+    when given, folds a run of events at once and must agree with `evolve` applied
+    one at a time (a fold that copies on write copies once per run, not per event).
     """
 
     name: str
@@ -52,6 +54,16 @@ class Projection:
     evolve: Evolve
     version: str = ""
     state_type: type | None = None
+    evolve_all: Callable[[Any, Iterable[Event]], Any] | None = None
+
+    def fold_events(self, state: Any, events: Iterable[Event]) -> Any:
+        """The state after `events`, in order."""
+        if self.evolve_all is not None:
+            return self.evolve_all(state, events)
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
 
 
 @attrs.frozen
@@ -161,11 +173,9 @@ class EventLog:
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
         scan = Scan(self.path, self.registry, start=start, at=at, limit=self._unfinished_command_start())
-        evolve = projection.evolve
         engine_types = own_types.NAMES
-        for event in scan:
-            if event.type not in engine_types:  # `log.*` events are the engine's, not the domain's
-                state = evolve(state, event)
+        # `log.*` events are the engine's, not the domain's
+        state = projection.fold_events(state, (event for event in scan if event.type not in engine_types))
         return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end)
 
     def append(self, projection: Projection, decide: Decide) -> Appended:
@@ -190,9 +200,7 @@ class EventLog:
             events, payload = self._encode(new, replayed.position)
             self._tail = None
             stat = self._write(payload, replayed.end, replayed.torn)
-            state = replayed.state
-            for event in events:
-                state = projection.evolve(state, event)
+            state = projection.fold_events(replayed.state, events)
             position, line_start = _position_after(replayed, events, payload)
             if self.snapshots is not None:
                 self.snapshots.after_append(self, projection, state, replayed, payload, position, line_start)

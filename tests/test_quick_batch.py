@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 from engine import Event
 from projections.errors import BadInput, Refused
 from projections.quick_batch import decide, views
-from projections.quick_batch.decide import BriefCheck, Staged
+from projections.quick_batch.commands import (
+    ArchiveAndRemove, BriefCheck, ClearEndedBatch, Decision, NextTarget, PrepareTargetFolder, RecordSummaryWritten,
+    RecordTarget, RemoveTargetFolder, Staged, StartBatch, StartBriefBatch, Summarize, Unstaged,
+)
 from projections.quick_batch.events import (
     BatchStarted, BatchSummarized, TargetRecorded, TargetStarted, number_field, number_value,
 )
@@ -23,6 +26,7 @@ from projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line,
 from projections.quick_batch.state import Batch
 
 MOMENT = datetime(2026, 12, 2, 16, 0, 0, tzinfo=UTC)
+STAMP = "2026-12-02T16:00:00Z"
 QUICK = BUILT_IN["skf-quick-skill"]
 
 
@@ -140,9 +144,10 @@ class TestStart:
     def test_a_new_batch_starts_with_every_target_pending(self):
         targets = (TargetLine(1, "a"), TargetLine(2, "b"))
 
-        events = decide.start_batch(Batch(), input_file="/w/t.txt", targets=targets, fail_fast=True, moment=MOMENT,
-                                    run_dir="r")
+        decision = decide.decide(Batch(), StartBatch("r", "/w/t.txt", targets, True, STAMP))
+        events = list(decision.events)
 
+        assert decision.effects == ()
         assert events == [BatchStarted(workflow="skf-quick-skill", input_file="/w/t.txt", input_briefs=None,
                                        fail_fast=True, started_at="2026-12-02T16:00:00Z", targets=targets)]
         assert views.pending(given_events(*events)) == list(targets)
@@ -150,37 +155,38 @@ class TestStart:
     def test_starting_the_same_file_again_appends_nothing(self):
         state = given_events(started("a"))
 
-        assert decide.start_batch(state, input_file="/w/./t.txt", targets=(), fail_fast=False, moment=MOMENT,
-                                  run_dir="r") == []
+        assert decide.decide(state, StartBatch("r", "/w/./t.txt", (), False, STAMP)) == Decision()
 
     def test_another_files_batch_is_refused_as_input_invalid(self):
         state = given_events(started("a"))
 
         with pytest.raises(Refused) as refused:
-            decide.start_batch(state, input_file="/w/u.txt", targets=(), fail_fast=False, moment=MOMENT, run_dir="r")
+            decide.decide(state, StartBatch("r", "/w/u.txt", (), False, STAMP))
 
         assert refused.value.message == "r holds the batch of /w/t.txt, not /w/u.txt: give this batch a run folder " \
                                         "of its own"
         assert refused.value.fields["halt_reason"] == "input-invalid"
 
     def test_refused_and_same_name_briefs_are_recorded_at_once_as_failed(self):
-        briefs = ["/b/1/skill-brief.yaml", "/b/2/skill-brief.yaml", "/b/3/skill-brief.yaml"]
-        checks = [BriefCheck(name="alpha"), BriefCheck("brief-malformed", "Brief is empty"), BriefCheck(name="alpha")]
+        briefs = ("/b/1/skill-brief.yaml", "/b/2/skill-brief.yaml", "/b/3/skill-brief.yaml")
+        checks = (BriefCheck(name="alpha"), BriefCheck("brief-malformed", "Brief is empty"), BriefCheck(name="alpha"))
 
-        events = decide.start_brief_batch(Batch(), briefs=briefs, checks=checks, fail_fast=False, moment=MOMENT,
-                                          batch_dir="rr/x", codes=BUILT_IN["skf-create-skill"])
+        decision = decide.decide(Batch(), StartBriefBatch("rr/x", briefs, checks, False, STAMP,
+                                                          "batch-20261202-160000"))
+        events = decision.events
 
         assert events[0].batch_id == "batch-20261202-160000"
         assert [(e.batch, e.error_code, e.exit_code) for e in events[1:]] == [(2, "brief-malformed", 2),
                                                                              (3, "brief-invalid", 2)]
         assert "has the name `alpha` of `/b/1/skill-brief.yaml`" in events[2].message
+        assert decision.effects == (ClearEndedBatch("rr/x", "skf-create-skill-batch-20261202-160000-"),)
 
     def test_an_unfinished_batch_of_other_briefs_is_refused_as_write_failed(self):
         state = given_events(BatchStarted(workflow="skf-create-skill", input_file=None, input_briefs=["/a"],
                                           fail_fast=False, started_at="t", batch_id="batch-1"))
 
         with pytest.raises(Refused) as refused:
-            decide.resumes_brief_batch(state, ["/b"], "rr/x")
+            decide.decide(state, StartBriefBatch("rr/x", ("/b",), (), False, STAMP, "batch-2"))
 
         assert refused.value.fields["halt_reason"] == "write-failed"
 
@@ -192,8 +198,21 @@ class TestNext:
         line = decide.next_target(state)
 
         assert line == TargetLine(2, "b")
-        assert decide.hand_out(state, line) == [TargetStarted(2, "b")]
-        assert decide.hand_out(given_events(started("a", "b"), succeeded(1, "a"), TargetStarted(2, "b")), line) == []
+        first = decide.decide(state, NextTarget("r", 2, staged=False))
+        again = decide.decide(given_events(started("a", "b"), succeeded(1, "a"), TargetStarted(2, "b")),
+                              NextTarget("r", 2, staged=False))
+
+        assert first == Decision((TargetStarted(2, "b"),), (PrepareTargetFolder("r/r-2"),), "next")
+        assert again == Decision((), (PrepareTargetFolder("r/r-2"),), "next")
+
+    def test_a_target_whose_folder_staged_a_payload_is_to_be_recorded_not_run_again(self):
+        state = given_events(started("a"), TargetStarted(1, "a"))
+
+        assert decide.decide(state, NextTarget("r", 1, staged=True)) == Decision(answer="record")
+
+    def test_a_batch_that_moved_since_the_read_is_stale(self):
+        with pytest.raises(decide.Stale):
+            decide.decide(given_events(started("a", "b"), succeeded(1, "a")), NextTarget("r", 1, staged=False))
 
     def test_fail_fast_stops_the_batch_after_a_failure(self):
         state = given_events(started("a", "b", fail_fast=True), halted(1, "a"))
@@ -208,8 +227,19 @@ class TestNext:
 
 
 class TestRecord:
-    def record(self, state, payload, kind="halt.json", codes=QUICK):
-        return decide.record_target(state, 1, lambda line: Staged(kind, "r/r-1/" + kind, payload), codes, "r")
+    def record(self, state, payload, kind="halt.json"):
+        return list(decide.decide(state, RecordTarget("r", 1, Staged(kind, "r/r-1/" + kind, payload))).events)
+
+    def test_a_success_removes_its_run_folder_after_and_a_repeat_asks_again(self):
+        command = RecordTarget("r", 1, Staged("result-context.json", "r/r-1/result-context.json", {}))
+        first = decide.decide(given_events(started("a")), command)
+        again = decide.decide(given_events(started("a"), *first.events), RecordTarget("r", 1, None))
+
+        assert first.effects == again.effects == (RemoveTargetFolder("r/r-1"),) and again.events == ()
+
+    def test_an_unreadable_payload_is_refused_with_its_message(self):
+        with pytest.raises(BadInput, match="^r/r-1 staged neither"):
+            decide.decide(given_events(started("a")), RecordTarget("r", 1, Unstaged("r/r-1 staged neither", "r/r-1")))
 
     def test_a_halt_is_recorded_with_the_exit_code_its_reason_maps_to(self):
         events = self.record(given_events(started("a")), {"halt_reason": "finalize-blocked", "skill_package": "p"})
@@ -271,8 +301,21 @@ class TestSummarize:
                                   fail_fast_triggered=False, exit_code=0, summary_path="o/x.json")
         state = given_events(started(), summary)
 
-        assert decide.summarize(state, {}, None, []) == []
-        assert views.summary_event(state.summary)["summary_path"] == "o/x.json"
+        assert decide.decide(state, Summarize("r", "o", False, STAMP)) == Decision()
+        assert views.summary_event(state.summary, state.summary_written)["summary_path"] == "o/x.json"
+
+    def test_a_summary_is_written_after_its_event_and_a_clean_batch_is_archived_after_that(self):
+        state = given_events(started("a"), succeeded(1, "a"))
+
+        ended = decide.decide(state, Summarize("runs/skf-quick-skill-1", "o", False, STAMP))
+        after = given_events(started("a"), succeeded(1, "a"), *ended.events)
+        again = decide.decide(after, Summarize("runs/skf-quick-skill-1", "o", False, "2027-01-01T00:00:00Z"))
+        written = decide.decide(after, RecordSummaryWritten("runs/skf-quick-skill-1", "o/s.json"))
+
+        (write,) = ended.effects
+        assert (write.output_dir, write.stem, write.stamp) == ("o", "quick-skill-batch", "20261202-160000")
+        assert write.record == views.summary_record(state, STAMP) and again.effects == ended.effects
+        assert written.effects == (ArchiveAndRemove("runs/skf-quick-skill-1", "o/s.json"),)
 
 
 class TestFold:

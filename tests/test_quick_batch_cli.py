@@ -8,12 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.clirunner import invoke
+from tests.seeds import UPSTREAM_SCRIPTS, VALIDATORS, require
 
-# A small brief schema of our own (users give skill-forge's skill-brief.v1.json).
-BRIEF_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["name", "version"],
-    "properties": {"name": {"type": "string", "pattern": "^[a-z0-9-]+$"}, "version": {"type": "string"}},
-}
 CLOCK = {"BATCHLOG_CLOCK": "2026-12-02T16:00:00Z"}
 VALID_BRIEF = """name: {name}
 version: 1.2.3
@@ -28,10 +24,10 @@ scope: {{type: full-library, include: [], exclude: [], notes: ""}}
 
 
 @pytest.fixture
-def schema(tmp_path):
-    path = tmp_path / "brief.schema.json"
-    path.write_text(json.dumps(BRIEF_SCHEMA))
-    return path
+def schema():
+    """skill-forge's real brief schema: its validator lies beside the schemas folder."""
+    require(VALIDATORS["upstream"])
+    return UPSTREAM_SCRIPTS / "schemas" / "skill-brief.v1.json"
 
 
 def qb(*args, cwd, env=None):
@@ -144,7 +140,8 @@ class TestStartNextRecordSummarize:
                               '"summary_path":"out/quick-skill-batch-20261202-160000.json"}\n')
         assert not (batch / "runs/skf-quick-skill-1").exists()
         archived = (batch / "out/quick-skill-batch-20261202-160000.events.jsonl").read_bytes()
-        assert archived.startswith(log) and b'"qb.batch_summarized"' in archived.splitlines()[-1]
+        assert archived.startswith(log) and [json.loads(line)["type"] for line in archived.splitlines()[-2:]] == \
+            ["qb.batch_summarized", "qb.summary_written"]
         summary = json.loads((batch / "out/quick-skill-batch-latest.json").read_text())
         assert summary["results"][0]["quality_score"] == 90
 
@@ -201,12 +198,30 @@ class TestRefusals:
 class TestBriefs:
     def test_a_brief_the_schema_refuses_is_named_with_its_field(self, tmp_path, schema):
         (tmp_path / "b").mkdir()
-        (tmp_path / "b/skill-brief.yaml").write_text("name: Bad Name\nversion: 1\n")
+        (tmp_path / "b/skill-brief.yaml").write_text(VALID_BRIEF.format(name="Bad Name"))
 
         result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", schema, cwd=tmp_path)
 
-        assert json.loads(result.out)["rejected"][0]["message"] == \
-            "Brief validation failed: name: 'Bad Name' does not match '^[a-z0-9-]+$'"
+        assert json.loads(result.out)["rejected"][0]["message"] == (
+            "Brief validation failed: `name` field `Bad Name` does not match required pattern "
+            "`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`. Update your skill-brief.yaml and re-run.")
+
+    def test_the_validator_can_be_named_itself_and_one_that_cannot_load_is_helper_missing(self, tmp_path):
+        require(VALIDATORS["upstream"])
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b/skill-brief.yaml").write_text("- a list\n")
+        (tmp_path / "broken.py").write_text("import no_such_module_anywhere\n")
+
+        named = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-validator", VALIDATORS["upstream"],
+                   cwd=tmp_path)
+        from_env = qb("start", "--briefs", "b", "--run-root", "r2", cwd=tmp_path,
+                      env={"BATCHLOG_BRIEF_VALIDATOR": str(VALIDATORS["upstream"])})
+        broken = qb("start", "--briefs", "b", "--run-root", "r3", "--brief-validator", "broken.py", cwd=tmp_path)
+
+        assert json.loads(named.out)["rejected"][0]["message"] == "Brief must be a YAML mapping; got list"
+        assert json.loads(from_env.out)["rejected"] == json.loads(named.out)["rejected"]
+        assert broken.code == 1 and json.loads(broken.err)["halt_reason"] == "helper-missing"
+        assert "ModuleNotFoundError" in json.loads(broken.err)["message"] and not (tmp_path / "r3").exists()
 
     def briefs(self, root: Path) -> None:
         for place, name in (("b/one", "alpha"), ("b/two", "alpha"), ("b/.hidden", "beta")):
@@ -215,6 +230,7 @@ class TestBriefs:
 
     def test_without_a_schema_start_briefs_is_refused_as_helper_missing(self, tmp_path, monkeypatch):
         monkeypatch.delenv("BATCHLOG_BRIEF_SCHEMA", raising=False)
+        monkeypatch.delenv("BATCHLOG_BRIEF_VALIDATOR", raising=False)
         self.briefs(tmp_path)
 
         result = qb("start", "--briefs", "b", "--run-root", "rr", cwd=tmp_path)

@@ -1,24 +1,33 @@
-"""The quick batch's decisions: commands in, events out, or a refusal (`Refused`, nothing written).
+"""The quick batch's decisions: `decide(state, command) -> Decision`, or a refusal (`Refused`, nothing written).
 
-Pure: times, file facts and payloads arrive as arguments (a payload reader is
-passed in and only called when the decision needs it). Messages are the seed's.
+Pure: it reads no file and calls nothing. Times, payloads and file facts arrive in the
+command; what must happen on disk comes back as effects beside the events, and the CLI
+carries them out after the append. A repeat of a recorded command appends nothing and
+asks again for every effect that may still be missing (each effect is safe to repeat),
+so a crash between an append and its effects is finished by the repeat. Messages are the seed's.
 """
 
 from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
+
+import attrs
 
 from projections.errors import BadInput, Refused
 from projections.quick_batch import views
-from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, TargetStarted,
-    number_field,
+from projections.quick_batch.commands import (
+    ArchiveAndRemove, BriefCheck, ClearEndedBatch, Command, Decision, NextTarget, PrepareTargetFolder,
+    RecordSummaryWritten, RecordTarget, RemoveTargetFolder, Staged, StartBatch, StartBriefBatch, Summarize,
+    Unstaged, WriteSummary,
 )
-from projections.quick_batch.exit_codes import REJECTED_BRIEF_FALLBACK
+from projections.quick_batch.events import (
+    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
+    TargetStarted, number_field,
+)
+from projections.quick_batch.exit_codes import REJECTED_BRIEF_FALLBACK, codes_for
 from projections.quick_batch.grammar import TargetLine
 from projections.quick_batch.state import Batch
 
@@ -26,51 +35,84 @@ WRITE_FAILURE = {WORKFLOW: "write-failure", CREATE_WORKFLOW: "write-failed"}
 HALT_PAYLOAD, RESULT_PAYLOAD = "halt.json", "result-context.json"
 
 
+class Stale(Refused):
+    """The batch changed between what the CLI read and the lock (another command ran): read again."""
+
+    code = "stale"
+
+
 def stamps(moment: datetime) -> tuple[str, str]:
     """(ISO-8601 UTC timestamp, YYYYMMDD-HHmmss file stamp) of a time, to the second."""
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment.strftime("%Y%m%d-%H%M%S")
+
+
+def file_stamp(timestamp: str) -> str:
+    """The YYYYMMDD-HHmmss stamp of an ISO-8601 timestamp `stamps` made."""
+    return timestamp[:10].replace("-", "") + "-" + timestamp[11:19].replace(":", "")
+
+
+def decide(state: Batch, command: Command) -> Decision:
+    """The events `command` appends to `state` and the effects the CLI carries out after."""
+    match command:
+        case StartBatch():
+            return _start(state, command)
+        case StartBriefBatch():
+            return _start_briefs(state, command)
+        case NextTarget():
+            return _next(state, command)
+        case RecordTarget():
+            return _record(state, command)
+        case Summarize():
+            return _summarize(state, command)
+        case RecordSummaryWritten():
+            return _summary_written(state, command)
+        case _:
+            raise TypeError(f"the quick batch has no command {type(command).__name__}")
+
+
+def require_batch(state: Batch, run_dir: str) -> None:
+    """Refused when the log holds no start (an empty or cut log)."""
+    if state.started is None:
+        raise Refused(f"the batch in {run_dir} has no start line: run start first")
 
 
 def _same_path(a: str | None, b: str) -> bool:
     return isinstance(a, str) and posixpath.normpath(a) == posixpath.normpath(b)
 
 
+def _target_folder(run_dir: str, state: Batch, number: int) -> str:
+    assert state.started is not None
+    return posixpath.join(run_dir, views.target_folder_name(posixpath.basename(run_dir), state.started, number))
+
+
 # ─── start ──────────────────────────────────────────────────────────────────
 
 
-def start_batch(state: Batch, *, input_file: str, targets: Sequence[TargetLine], fail_fast: bool,
-                moment: datetime, run_dir: str, exit_codes: dict[str, int] | None = None) -> list[BatchStarted]:
-    """StartBatch: every target pending; nothing when this file's batch is already here (a resume)."""
+def _start(state: Batch, command: StartBatch) -> Decision:
+    """Every target pending; nothing when this file's batch is already here (a resume)."""
     started = state.started
     if started is not None:
-        if not _same_path(started.input_file, input_file):
-            raise Refused(f"{run_dir} holds the batch of {started.input_file}, not {input_file}: give this "
-                          "batch a run folder of its own", halt_reason="input-invalid")
-        return []
-    return [BatchStarted(workflow=WORKFLOW, input_file=input_file, input_briefs=None, fail_fast=fail_fast,
-                         started_at=stamps(moment)[0], targets=tuple(targets), exit_codes=exit_codes)]
+        if not _same_path(started.input_file, command.input_file):
+            raise Refused(f"{command.run_dir} holds the batch of {started.input_file}, not {command.input_file}: "
+                          "give this batch a run folder of its own", halt_reason="input-invalid")
+        return Decision()
+    return Decision((BatchStarted(
+        workflow=WORKFLOW, input_file=command.input_file, input_briefs=None, fail_fast=command.fail_fast,
+        started_at=command.started_at, targets=command.targets, exit_codes=command.exit_codes),))
 
 
-def resumes_brief_batch(state: Batch, briefs: Sequence[str], batch_dir: str) -> bool:
+def resumes_brief_batch(state: Batch, briefs: tuple[str, ...], batch_dir: str) -> bool:
     """True when the folder holds an unfinished batch of these briefs; refused for other briefs."""
     started = state.started
     if started is None or state.summary is not None:
         return False
-    if started.workflow != CREATE_WORKFLOW or list(started.input_briefs or ()) != list(briefs):
+    if started.workflow != CREATE_WORKFLOW or tuple(started.input_briefs or ()) != tuple(briefs):
         raise Refused(f"{batch_dir} holds an unfinished batch of other briefs: finish or remove it first",
                       halt_reason=WRITE_FAILURE[CREATE_WORKFLOW])
     return True
 
 
-class BriefCheck(NamedTuple):
-    """What the validator said of one brief: a halt_reason and message, or the brief's `name`."""
-
-    halt_reason: str | None = None
-    message: str | None = None
-    name: Any = None
-
-
-def brief_rejections(briefs: Sequence[str], checks: Sequence[BriefCheck]) -> list[BriefCheck]:
+def brief_rejections(briefs: tuple[str, ...], checks: tuple[BriefCheck, ...]) -> list[BriefCheck]:
     """Each brief's check, with a brief whose name an earlier valid brief has refused too
     (both would compile into one skill folder)."""
     first: dict[str, str] = {}
@@ -88,26 +130,31 @@ def brief_rejections(briefs: Sequence[str], checks: Sequence[BriefCheck]) -> lis
     return out
 
 
-def start_brief_batch(state: Batch, *, briefs: Sequence[str], checks: Sequence[BriefCheck], fail_fast: bool,
-                      moment: datetime, batch_dir: str, codes: dict[str, int],
-                      exit_codes: dict[str, int] | None = None) -> list[BatchStarted | BriefRejected]:
-    """StartBriefBatch: every brief a target, the refused ones recorded at once as failed.
+def _clear(batch_dir: str, batch_id: str) -> ClearEndedBatch:
+    return ClearEndedBatch(batch_dir, keep_prefix=f"{CREATE_WORKFLOW}-{batch_id}-")
 
-    Nothing when the folder holds an unfinished batch of the same briefs (a resume).
-    """
-    if resumes_brief_batch(state, briefs, batch_dir):
-        return []
-    timestamp, stamp = stamps(moment)
-    targets = tuple(TargetLine(n, brief) for n, brief in enumerate(briefs, start=1))
-    events: list[BatchStarted | BriefRejected] = [
-        BatchStarted(workflow=CREATE_WORKFLOW, input_file=None, input_briefs=tuple(briefs), fail_fast=fail_fast,
-                     started_at=timestamp, batch_id=f"batch-{stamp}", targets=targets, exit_codes=exit_codes)]
-    for line, check in zip(targets, brief_rejections(briefs, checks), strict=True):
+
+def _start_briefs(state: Batch, command: StartBriefBatch) -> Decision:
+    """Every brief a target, the refused ones recorded at once as failed; the ended batch's folder
+    emptied after. Nothing when the folder holds an unfinished batch of the same briefs (a resume),
+    but the emptying again while that batch has handed nothing out (a start cut short after its append)."""
+    if resumes_brief_batch(state, command.briefs, command.batch_dir):
+        assert state.started is not None and state.started.batch_id is not None
+        redo = () if state.handed_out else (_clear(command.batch_dir, state.started.batch_id),)
+        return Decision((), redo)
+    if command.checks is None:
+        raise Stale(f"{command.batch_dir} changed while its briefs were read: run start again")
+    codes = codes_for(CREATE_WORKFLOW, command.exit_codes)
+    targets = tuple(TargetLine(n, brief) for n, brief in enumerate(command.briefs, start=1))
+    events: list[BatchStarted | BriefRejected] = [BatchStarted(
+        workflow=CREATE_WORKFLOW, input_file=None, input_briefs=command.briefs, fail_fast=command.fail_fast,
+        started_at=command.started_at, batch_id=command.batch_id, targets=targets, exit_codes=command.exit_codes)]
+    for line, check in zip(targets, brief_rejections(command.briefs, command.checks), strict=True):
         if check.halt_reason is not None:
             events.append(BriefRejected(
                 batch=line.batch, target=line.target, error_code=check.halt_reason,
                 exit_code=codes.get(check.halt_reason, REJECTED_BRIEF_FALLBACK), message=check.message))
-    return events
+    return Decision(tuple(events), (_clear(command.batch_dir, command.batch_id),))
 
 
 # ─── next ───────────────────────────────────────────────────────────────────
@@ -121,22 +168,22 @@ def next_target(state: Batch) -> TargetLine | None:
     return left[0] if left else None
 
 
-def hand_out(state: Batch, line: TargetLine) -> list[TargetStarted]:
-    """HandOutTarget: note that `line` is in progress; nothing when it already is (a restart of next)."""
-    if state.in_progress == line.batch:
-        return []
-    return [TargetStarted(line.batch, line.target)]
+def _next(state: Batch, command: NextTarget) -> Decision:
+    """The next pending target, in progress and its run folder made empty; "record" when its folder
+    staged a payload (it ended: never run twice); "done" when none is left."""
+    require_batch(state, command.run_dir)
+    line = next_target(state)
+    if (None if line is None else line.batch) != command.batch:
+        raise Stale(f"the batch in {command.run_dir} changed while next read it: run next again")
+    if line is None:
+        return Decision(answer="done")
+    if command.staged:
+        return Decision(answer="record")
+    events = () if state.in_progress == line.batch else (TargetStarted(line.batch, line.target),)
+    return Decision(events, (PrepareTargetFolder(_target_folder(command.run_dir, state, line.batch)),), "next")
 
 
 # ─── record ─────────────────────────────────────────────────────────────────
-
-
-class Staged(NamedTuple):
-    """A payload a target's run folder staged: which file (`kind`), its path as shown, its JSON object."""
-
-    kind: str
-    path: str
-    payload: dict[str, Any]
 
 
 def _number(value: Any) -> bool:
@@ -158,12 +205,8 @@ def _halt_outcome(staged: Staged, codes: dict[str, int]) -> dict[str, Any]:
     if reason is None or isinstance(reason, str):
         fields["error_code"] = reason
     else:
-        fields["error_code_json"] = _json_text(reason)
+        fields["error_code_json"] = json.dumps(reason)
     return fields
-
-
-def _json_text(value: Any) -> str:
-    return json.dumps(value)
 
 
 def _result_outcome(staged: Staged) -> dict[str, Any]:
@@ -175,23 +218,34 @@ def _result_outcome(staged: Staged) -> dict[str, Any]:
             "quality_score": number_field(score) if _number(score) else None}
 
 
-def record_target(state: Batch, number: int, read_staged: Callable[[TargetLine], Staged],
-                  codes: dict[str, int], run_dir: str) -> list[TargetRecorded]:
-    """RecordTarget: how target `number` ended, from its staged payload; nothing when already recorded."""
+def _record(state: Batch, command: RecordTarget) -> Decision:
+    """How target `number` ended, from its staged payload; a success's run folder removed after.
+    Nothing when already recorded, but the removal again (a record cut short after its append)."""
+    require_batch(state, command.run_dir)
+    number = command.number
     line = views.target(state, number)
     if line is None:
-        raise BadInput(f"the batch in {run_dir} has no target {number}", batch=number)
-    if str(number) in state.results:
-        return []
-    staged = read_staged(line)
+        raise BadInput(f"the batch in {command.run_dir} has no target {number}", batch=number)
+    folder = _target_folder(command.run_dir, state, number)
+    known = state.results.get(str(number))
+    if known is not None:
+        return Decision((), (RemoveTargetFolder(folder),) if _removes_folder(known) else ())
+    staged = command.staged
+    if staged is None:
+        raise Stale(f"target {number} of the batch in {command.run_dir} changed while record read it: "
+                    "run record again")
+    if isinstance(staged, Unstaged):
+        raise BadInput(staged.message, path=staged.path)
+    codes = codes_for(views.workflow(state), command.exit_codes if command.exit_codes is not None
+                      else state.started.exit_codes if state.started is not None else None)
     fields = _halt_outcome(staged, codes) if staged.kind == HALT_PAYLOAD else _result_outcome(staged)
-    return [TargetRecorded(batch=number, target=line.target, **fields)]
+    result = TargetRecorded(batch=number, target=line.target, **fields)
+    return Decision((result,), (RemoveTargetFolder(folder),) if _removes_folder(result) else ())
 
 
-def require_batch(state: Batch, run_dir: str) -> None:
-    """Refused when the log holds no start (an empty or cut log)."""
-    if state.started is None:
-        raise Refused(f"the batch in {run_dir} has no start line: run start first")
+def _removes_folder(result: TargetRecorded | BriefRejected) -> bool:
+    """A run folder is kept only for a halt (a brief refused at start never had one)."""
+    return result.status == "success"
 
 
 # ─── summarize ──────────────────────────────────────────────────────────────
@@ -205,15 +259,49 @@ def check_summarizable(state: Batch) -> None:
                       "summarize", pending=len(left))
 
 
-def summarize(state: Batch, record: dict[str, Any], summary_path: str | None,
-              warnings: Sequence[str]) -> list[BatchSummarized]:
-    """SummarizeBatch: the batch ended with `record` (the summary file's content); nothing when it already had."""
+def _summarize(state: Batch, command: Summarize) -> Decision:
+    """The batch ends; its summary files are written after (then `RecordSummaryWritten`). A repeat
+    appends nothing and asks again for whatever a crash left undone."""
+    require_batch(state, command.run_dir)
     if state.summary is not None:
-        return []
+        return Decision((), _summary_effects(state, command.run_dir))
     check_summarizable(state)
+    record = views.summary_record(state, command.timestamp)
     code = record["exit_code"]
-    return [BatchSummarized(
+    event = BatchSummarized(
         status=record["status"], timestamp=record["timestamp"], targets_total=record["targets_total"],
         succeeded=record["succeeded"], failed=record["failed"], fail_fast_triggered=record["fail_fast_triggered"],
-        exit_code=number_field(code) if isinstance(code, int) else code, summary_path=summary_path,
-        warnings=tuple(warnings))]
+        exit_code=number_field(code) if isinstance(code, int) else code, summary_path=None,
+        output_dir=command.output_dir, output_inside=command.output_inside)
+    return Decision((event,), (_write_summary(state, event),))
+
+
+def _write_summary(state: Batch, summary: BatchSummarized) -> WriteSummary:
+    assert summary.output_dir is not None
+    record = views.summary_record(state, summary.timestamp)
+    return WriteSummary(summary.output_dir, views.SUMMARY_STEMS[views.workflow(state)],
+                        file_stamp(summary.timestamp), record)
+
+
+def _summary_effects(state: Batch, run_dir: str) -> tuple[WriteSummary | ArchiveAndRemove, ...]:
+    """What an ended batch still asks of the disk: its summary files, then (a clean batch) the archive
+    of its log and the removal of its run folder."""
+    summary, written = state.summary, state.summary_written
+    assert summary is not None
+    if written is None:
+        return (_write_summary(state, summary),)
+    clean = not summary.failed and written.summary_path is not None and not summary.output_inside
+    if clean and summary.output_dir is not None and posixpath.basename(run_dir).startswith(f"{views.workflow(state)}-"):
+        return (ArchiveAndRemove(run_dir, written.summary_path),)
+    return ()
+
+
+def _summary_written(state: Batch, command: RecordSummaryWritten) -> Decision:
+    """Where the summary went; then the run folder's archive and removal, for a clean batch."""
+    require_batch(state, command.run_dir)
+    if state.summary is None:
+        raise Stale(f"the batch in {command.run_dir} has no summary to note: run summarize again")
+    if state.summary_written is not None:
+        return Decision((), _summary_effects(state, command.run_dir))
+    event = SummaryWritten(command.summary_path, command.warnings)
+    return Decision((event,), _summary_effects(attrs.evolve(state, summary_written=event), command.run_dir))

@@ -118,7 +118,13 @@ class BriefRejected:
 
 @attrs.frozen
 class BatchSummarized:
-    """The batch ended: its figures, the summary file written (None when it could not be), warnings."""
+    """The batch ended: its figures, and where its summary goes.
+
+    Since v2 the summary file is written after this event, as its effect, and `SummaryWritten`
+    records where it went: `output_dir` is the folder given to summarize, `output_inside` whether it
+    lies inside the run folder (then the run folder is never removed). A v1 event (written before the
+    summary was an effect) carries `summary_path` and `warnings` itself and has no `output_dir`.
+    """
 
     status: str
     timestamp: str
@@ -129,6 +135,21 @@ class BatchSummarized:
     exit_code: int | str
     summary_path: str | None
     warnings: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    output_dir: str | None = None
+    output_inside: bool = False
+
+
+@attrs.frozen
+class SummaryWritten:
+    """The summary files of a `BatchSummarized` were written (`summary_path`, the per-batch file), or
+    could not be (`summary_path` None, the reason in `warnings`)."""
+
+    summary_path: str | None
+    warnings: tuple[str, ...] = attrs.field(converter=tuple, default=())
+
+
+def _summary_v1_to_v2(data: dict) -> dict:
+    return {**data, "output_dir": None, "output_inside": False}
 
 
 EVENT_TYPES = (
@@ -136,7 +157,8 @@ EVENT_TYPES = (
     EventType("qb.target_started", 1, TargetStarted),
     EventType("qb.target_recorded", 1, TargetRecorded),
     EventType("qb.brief_rejected", 1, BriefRejected),
-    EventType("qb.batch_summarized", 1, BatchSummarized),
+    EventType("qb.batch_summarized", 2, BatchSummarized, upcasters=(_summary_v1_to_v2,)),
+    EventType("qb.summary_written", 1, SummaryWritten),
 )
 
 REGISTRY = Registry(EVENT_TYPES)

@@ -1,48 +1,86 @@
 """The quick batch's fold: `evolve(state, event) -> state`. Applies facts, checks no rules.
 
-A new `BatchStarted` begins a fresh state (an ended brief batch replaced by a new
-one of the same briefs). The per-target maps are filled in place (see `Batch`).
+Copy on write: a state is never changed once returned. `evolve_all` folds a run of
+events with one copy of the per-target maps for the whole run (a replay of a
+million events copies them once, not once per event); `evolve` is `evolve_all` of
+one event. A new `BatchStarted` begins a fresh state (an ended brief batch replaced
+by a new one of the same briefs).
 """
 
 from __future__ import annotations
 
-import attrs
+from collections.abc import Iterable
 
 from engine import Event, Projection
 from projections.quick_batch.events import (
-    BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, TargetStarted,
+    BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded, TargetStarted,
 )
 from projections.quick_batch.state import Batch
 
 
+class _Draft:
+    """The maps of a state being folded: copies owned by one `evolve_all` call, never seen outside it."""
+
+    __slots__ = ("fields", "results", "handed_out", "recorded_at")
+
+    def __init__(self, state: Batch) -> None:
+        self.take(state)
+
+    def take(self, state: Batch) -> None:
+        self.fields = {"started": state.started, "summary": state.summary, "summarized_at": state.summarized_at,
+                       "summarized_results": state.summarized_results, "summary_written": state.summary_written}
+        self.results = dict(state.results)
+        self.handed_out = dict(state.handed_out)
+        self.recorded_at = dict(state.recorded_at)
+
+    def frozen(self) -> Batch:
+        return Batch(results=self.results, handed_out=self.handed_out, recorded_at=self.recorded_at, **self.fields)
+
+
+def evolve_all(state: Batch, events: Iterable[Event]) -> Batch:
+    """The state after `events`, in order (a new object when there was any; `state` itself is untouched)."""
+    draft: _Draft | None = None
+    for event in events:
+        if draft is None:
+            draft = _Draft(state)
+        _apply(draft, event)
+    return state if draft is None else draft.frozen()
+
+
 def evolve(state: Batch, event: Event) -> Batch:
-    """The state after `event`."""
+    """The state after `event` (a new object)."""
+    return evolve_all(state, (event,))
+
+
+def _apply(draft: _Draft, event: Event) -> None:
     fact = event.data
+    fields = draft.fields
     match fact:  # the two events of every target first: each case is an isinstance check
         case TargetRecorded():
-            if state.started is None:
-                return state
-            key = str(fact.batch)
-            state.results[key] = fact
-            state.recorded_at[key] = event.at
-            return state
+            if fields["started"] is not None:
+                key = str(fact.batch)
+                draft.results[key] = fact
+                draft.recorded_at[key] = event.at
         case TargetStarted():
-            if state.started is None:
-                return state
-            handed_out, key = state.handed_out, str(fact.batch)
-            handed_out[key] = handed_out.pop(key, event.at)  # last key: the latest hand-out
-            return state
+            if fields["started"] is not None:
+                handed_out, key = draft.handed_out, str(fact.batch)
+                handed_out[key] = handed_out.pop(key, event.at)  # last key: the latest hand-out
         case BriefRejected():
-            if state.started is None:
-                return state
-            state.results[str(fact.batch)] = fact
-            return state
+            if fields["started"] is not None:
+                draft.results[str(fact.batch)] = fact
         case BatchStarted():
-            return Batch(started=fact)
+            draft.take(Batch(started=fact))
         case BatchSummarized():
-            if state.started is None:
-                return state
-            return attrs.evolve(state, summary=fact, summarized_at=event.at)
+            if fields["started"] is not None:
+                results = draft.results
+                fields.update(summary=fact, summarized_at=event.at,
+                              summarized_results=tuple(results[key] for key in sorted(results, key=int)),
+                              # a v1 summary was written before its event, which says where
+                              summary_written=None if fact.output_dir is not None
+                              else SummaryWritten(fact.summary_path, fact.warnings))
+        case SummaryWritten():
+            if fields["summary"] is not None:
+                fields["summary_written"] = fact
         case _:
             raise TypeError(f"the quick batch has no fold for {event.type}")
 
@@ -51,13 +89,12 @@ _VERSION: list[str] = []
 
 
 def projection() -> Projection:
-    """The fold with a fresh initial state (the fold fills a state's maps in place).
-
-    Its version, which keys snapshots, is a hash of the modules that decide the state.
-    """
+    """The fold from an empty batch. Its version, which keys snapshots, is a hash of the modules that
+    decide the state."""
     if not _VERSION:
         from engine.snapshot import code_version
 
         _VERSION.append(code_version("projections.quick_batch.events", "projections.quick_batch.grammar",
                                      "projections.quick_batch.state", "projections.quick_batch.evolve"))
-    return Projection("quick-batch", Batch(), evolve, version=_VERSION[0], state_type=Batch)
+    return Projection("quick-batch", Batch(), evolve, version=_VERSION[0], state_type=Batch,
+                      evolve_all=evolve_all)

@@ -48,7 +48,7 @@ def progress(state: Batch, run_dir: str) -> dict[str, Any]:
         "in_progress": None if current is None else {"batch": current["batch"], "target": current["target"],
                                                      "since": current["started_at"]},
         "summarized": state.summary is not None,
-        "summary": None if state.summary is None else views.summary_event(state.summary),
+        "summary": None if state.summary is None else views.summary_event(state.summary, state.summary_written),
         "targets": rows,
     }
 

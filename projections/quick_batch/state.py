@@ -8,27 +8,33 @@ from __future__ import annotations
 
 import attrs
 
-from projections.quick_batch.events import BatchStarted, BatchSummarized, BriefRejected, TargetRecorded
+from projections.quick_batch.events import (
+    BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
+)
+
+Outcome = TargetRecorded | BriefRejected
 
 
 @attrs.frozen
 class Batch:
-    """One run folder's batch.
+    """One run folder's batch. Never changed once built: the fold copies what it changes.
 
     `started` is None before the first start. `results`: number -> how the target
     ended (a later outcome replaces an earlier one), or the brief refused at start.
     `handed_out` (number -> time of the first hand-out, in the order of the latest
-    one) and `recorded_at` (number -> time of the outcome). The three maps are owned
-    by the fold: `evolve` fills them in place, so a replay costs O(1) per event; a
-    state handed to `evolve` must not be read again (`Appended.before` shows the state after).
+    one) and `recorded_at` (number -> time of the outcome). `summary` is the batch's
+    end, `summarized_results` the outcomes it summed up (in batch order), and
+    `summary_written` where its summary file went (None while that effect is undone).
     """
 
     started: BatchStarted | None = None
-    results: dict[str, TargetRecorded | BriefRejected] = attrs.field(factory=dict)
+    results: dict[str, Outcome] = attrs.field(factory=dict)
     handed_out: dict[str, str] = attrs.field(factory=dict)
     recorded_at: dict[str, str] = attrs.field(factory=dict)
     summary: BatchSummarized | None = None
     summarized_at: str | None = None
+    summarized_results: tuple[Outcome, ...] = ()
+    summary_written: SummaryWritten | None = None
 
     @property
     def in_progress(self) -> int | None:

@@ -9,7 +9,8 @@ import json
 from typing import Any
 
 from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, number_value,
+    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
+    number_value,
 )
 from projections.quick_batch.grammar import TargetLine
 from projections.quick_batch.state import Batch
@@ -121,11 +122,12 @@ def end_event(result: Outcome) -> dict[str, Any]:
 
 
 def summary_record(state: Batch, timestamp: str) -> dict[str, Any]:
-    """The summary file's content for a batch ending now (`timestamp`)."""
+    """The summary file's content for a batch ending at `timestamp`: from the outcomes it summed up once
+    summarized (so a repeat writes the same bytes), else from the outcomes recorded so far."""
     started = state.started
     assert started is not None
     name = workflow(state)
-    done = results(state)
+    done = list(state.summarized_results) if state.summary is not None else results(state)
     bad = [r for r in done if r.status != "success"]
     succeeded = len(done) - len(bad)
     record: dict[str, Any] = {
@@ -139,20 +141,21 @@ def summary_record(state: Batch, timestamp: str) -> dict[str, Any]:
         record["input_file"] = started.input_file
     record.update({
         "targets_total": len(done), "succeeded": succeeded, "failed": len(bad),
-        "fail_fast_triggered": stopped_early(state) and bool(pending(state)),
+        "fail_fast_triggered": (state.summary.fail_fast_triggered if state.summary is not None
+                                else stopped_early(state) and bool(pending(state))),
         "exit_code": max((number_value(r.exit_code) for r in bad), default=0),
         "results": [outcome(r) for r in done],
     })
     return record
 
 
-def summary_event(summary: BatchSummarized) -> dict[str, Any]:
-    """The batch_summary event `summarize` prints."""
+def summary_event(summary: BatchSummarized, written: SummaryWritten | None) -> dict[str, Any]:
+    """The batch_summary event `summarize` prints (`written`: where its summary file went; None while unwritten)."""
     event: dict[str, Any] = {
         "batch_summary": True, "targets_total": summary.targets_total, "succeeded": summary.succeeded,
         "failed": summary.failed, "status": summary.status, "fail_fast_triggered": summary.fail_fast_triggered,
-        "exit_code": number_value(summary.exit_code), "summary_path": summary.summary_path,
+        "exit_code": number_value(summary.exit_code), "summary_path": None if written is None else written.summary_path,
     }
-    if summary.warnings:
-        event["warnings"] = list(summary.warnings)
+    if written is not None and written.warnings:
+        event["warnings"] = list(written.warnings)
     return event

@@ -139,13 +139,14 @@ def tree(root: Path, ours: bool) -> dict[str, bytes | None]:
 
 
 def archived_logs(root: Path) -> tuple[int, list[str]]:
-    """(archives found, problems): each archived log ends with the summary of the file beside it."""
+    """(archives found, problems): each archived log ends with the summary, then the note that it was
+    written to the file beside it."""
     problems, count = [], 0
     for archive in root.rglob("*.events.jsonl"):
         count += 1
         last = json.loads(archive.read_bytes().splitlines()[-1])
         summary = archive.with_name(archive.name.replace(".events.jsonl", ".json"))
-        if last["type"] != "qb.batch_summarized" or not summary.is_file() or \
+        if last["type"] != "qb.summary_written" or not summary.is_file() or \
                 not last["data"]["summary_path"].endswith(summary.name):
             problems.append(f"{archive.name} is not the log of {summary.name}")
     return count, problems

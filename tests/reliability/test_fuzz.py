@@ -154,5 +154,11 @@ class TestLoopReaders:
 
         (tmp_path / name).write_text("[" * 100_000)
 
-        with pytest.raises(Refused):
-            read_dataset(tmp_path / name) if name == "dataset.json" else read_staged(tmp_path)
+        if name == "dataset.json":
+            with pytest.raises(Refused):
+                read_dataset(tmp_path / name)
+        else:
+            from projections.quick_batch.commands import Unstaged
+
+            unstaged = read_staged(tmp_path)
+            assert isinstance(unstaged, Unstaged) and "holds no JSON object" in unstaged.message

@@ -1,0 +1,131 @@
+"""Carrying out what a quick-batch decision asks of the disk, after its append.
+
+Every effect is safe to repeat: a repeat of a recorded command asks for the effects a crash may have
+left undone, and each one finishes what is missing and leaves alone what is done. Output files go
+through engine/files.py (a unique temporary name, fsync, rename or link), so none is ever empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from cli.quick_batch_io import LOG_NAME, remove_tree
+from engine.files import claim_new_file, write_atomically
+from projections.errors import BadInput
+from projections.quick_batch.commands import (
+    ArchiveAndRemove, ClearEndedBatch, PrepareTargetFolder, RemoveTargetFolder, WriteSummary,
+)
+
+SUMMARY_NAMES = 1000  # `stem-stamp.json`, then `-2` … `-999`, as the seed
+
+
+def summary_bytes(record: dict[str, Any]) -> bytes:
+    """A summary file's bytes: indented JSON, non-ASCII kept, one newline at the end (the seed's)."""
+    return (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _candidates(effect: WriteSummary) -> Iterator[Path]:
+    folder = Path(effect.output_dir)
+    for n in range(1, SUMMARY_NAMES):
+        yield folder / (f"{effect.stem}-{effect.stamp}.json" if n == 1 else f"{effect.stem}-{effect.stamp}-{n}.json")
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
+def write_summary(effect: WriteSummary) -> tuple[str | None, list[str]]:
+    """Write the per-batch summary and its `-latest` copy: (the per-batch path, warnings).
+
+    A per-batch file already holding exactly this record is this batch's (an interrupted try wrote it).
+    """
+    data = summary_bytes(effect.record)
+    folder = Path(effect.output_dir)
+    summary_path = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        mine = next((path for path in _candidates(effect) if _same_bytes(path, data)), None)
+        if mine is None:
+            try:
+                mine = claim_new_file(_candidates(effect), data)
+            except FileExistsError:
+                raise OSError(f"no free file name for {effect.stem}-{effect.stamp}.json") from None
+        summary_path = mine.as_posix()
+        write_atomically(folder / f"{effect.stem}-latest.json", data)
+    except OSError as e:
+        return summary_path, [f"summary_write_failed: {folder.as_posix()}: {e.strerror or e}"]
+    return summary_path, []
+
+
+def prepare_target_folder(effect: PrepareTargetFolder) -> None:
+    """The target's run folder, created empty (what an earlier try left is removed first)."""
+    folder = Path(effect.folder)
+    try:
+        if folder.exists():
+            remove_tree(folder)  # a file in its place stays, and the seed's message names it
+        folder.mkdir(parents=True)
+    except OSError as e:
+        raise BadInput(f"the target's run folder {folder.as_posix()} cannot be created: {e.strerror or e}",
+                       path=folder.as_posix()) from None
+
+
+def clear_ended_batch(effect: ClearEndedBatch) -> None:
+    """Empty an ended batch's folder for a new batch of the same briefs; the log and this batch's
+    target folders stay."""
+    run_dir = Path(effect.run_dir)
+    if not run_dir.is_dir():
+        return
+    for child in run_dir.iterdir():
+        if child.name.startswith(LOG_NAME) or child.name.startswith(effect.keep_prefix):
+            continue
+        if child.is_dir() and not child.is_symlink():
+            remove_tree(child)
+        else:
+            try:
+                child.unlink()
+            except OSError:
+                pass
+
+
+def archive_and_remove(effect: ArchiveAndRemove) -> None:
+    """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder, its
+    log last: until the log goes, a repeat of summarize finds the batch and finishes the removal.
+
+    The folder stays when the copy fails: the log is the batch's only audit trail.
+    """
+    run_dir, summary = Path(effect.run_dir), Path(effect.summary_path)
+    log = run_dir / LOG_NAME
+    try:
+        data = log.read_bytes()
+        write_atomically(summary.with_name(f"{summary.stem}.events.jsonl"), data)
+    except OSError:
+        return
+    for child in run_dir.iterdir():
+        if child.name == LOG_NAME:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            remove_tree(child)
+        else:
+            _unlink(child)
+    _unlink(log)
+    shutil.rmtree(run_dir, ignore_errors=True)  # what a concurrent command made in the meantime
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove_target_folder(effect: RemoveTargetFolder) -> None:
+    remove_tree(Path(effect.folder))
