@@ -32,10 +32,12 @@ BATCH_MJS = SEEDS / "batch.mjs"
 
 def _tune() -> tuple[Any, Any, Any, Any]:
     from projections.catalog import all_types
-    from projections.tune.evolve import TUNE
+    from projections.tune.evolve import without_usage
     from projections.tune.views import next_step, progress
 
-    return all_types(), TUNE, progress, next_step
+    registry = all_types()
+    # What `tune status` and `tune next` replay (cli/tune_log.py): the tuning without its usage reports.
+    return registry, without_usage(registry.by_name), progress, next_step
 
 
 def tune_rows(folder: Path, events: int, rounds: int) -> list[Row]:

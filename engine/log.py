@@ -44,7 +44,9 @@ class Projection:
     `version` keys its snapshots: a hash of the code that folds, from
     `engine.snapshot.code_version(...)` ("" means never snapshotted);
     `state_type` is the class snapshots decode the state into (default: the
-    initial state's class, when it is an attrs class).
+    initial state's class, when it is an attrs class). `folds`: the event types
+    `evolve` needs (None: every type); a replay then parses only their lines
+    (the others are still read, hashed and linked), and `evolve` sees no other.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Projection:
     evolve: Evolve
     version: str = ""
     state_type: type | None = None
+    folds: frozenset[str] | None = None
 
 
 @attrs.frozen
@@ -160,7 +163,8 @@ class EventLog:
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
-        scan = Scan(self.path, self.registry, start=start, at=at, limit=self._unfinished_command_start())
+        scan = Scan(self.path, self.registry, start=start, at=at, limit=self._unfinished_command_start(),
+                    only=projection.folds)
         evolve = projection.evolve
         engine_types = own_types.NAMES
         for event in scan:
