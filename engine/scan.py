@@ -194,6 +194,8 @@ class Scan:
         number, last_seq, last_hash, last_at = c.number, c.seq, c.hash, c.at
         prev_physical = c.prev_physical
         stop = self.stop_seq
+        bound = float("inf") if stop is None else stop
+        prev_key, unread_at = _PREV_KEY, _UNREAD  # a line is taken from its bytes only up to `at`
         previous_bad = False  # the line before this one was skipped: its link cannot be checked
         unread = None  # the last line if it was taken from its bytes, with the figures from before it
         last_raw = None  # the line last taken from its bytes (whose `at` is read only when needed)
@@ -206,18 +208,15 @@ class Scan:
                 if (
                     skip
                     and not previous_bad
-                    and line[-66:-2] == expected_prev.encode()
-                    and line[-75:-66] == _PREV_KEY
-                    and line[-2:] == b'"}'
-                    and line.startswith(b"%d," % (last_seq + 1), 7)
-                    and line[:7] == _SEQ_KEY
-                    and (stop is None or last_seq < stop)
-                    and line.startswith(_TYPE_KEY, comma := line.index(b",", 7))
-                    and (version := skip.get(line[comma + 9 : (end := line.find(b'"', comma + 9))])) is not None
+                    and last_seq < bound
+                    and line.startswith(head := b'{"seq":%d,"type":"' % (last_seq + 1))
+                    and (version := skip.get(line[len(head) : (end := line.find(b'"', len(head)))])) is not None
                     and line.startswith(version, end)
+                    and line[-66:] == expected_prev.encode() + b'"}'
+                    and line[-75:-66] == prev_key
                 ):
                     unread = (line, number, expected_prev, last_seq, last_hash, last_at, last_raw)
-                    last_seq, last_hash, last_at, last_raw = last_seq + 1, digest, _UNREAD, line
+                    last_seq, last_hash, last_at, last_raw = last_seq + 1, digest, unread_at, line
                     if self.first_at is None:
                         self.first_at = _at_of(line)
                     continue
@@ -337,7 +336,7 @@ class Scan:
 
 _STOP = object()  # `_check`: the line is past `at`
 _UNREAD = object()  # an `at` not read yet: that of a line taken from its bytes
-_SEQ_KEY, _TYPE_KEY, _PREV_KEY = b'{"seq":', b',"type":"', b',"prev":"'
+_PREV_KEY = b',"prev":"'
 
 
 class _Cursor:
