@@ -75,8 +75,10 @@ class Scan:
         decode: bool = True,
         limit: int | None = None,
         only: frozenset[str] | None = None,
+        fd: int | None = None,
     ) -> None:
         self.path = path
+        self.fd = fd  # read through this open descriptor of the log (its owner closes it), else open `path`
         self.limit = limit
         self.registry = registry
         self.start = start
@@ -101,7 +103,7 @@ class Scan:
             self.problems.append(Problem(line, code, message, seq))
 
     def __iter__(self) -> Iterator[Event]:
-        reader = LineReader(self.path, self.start.offset, limit=self.limit)
+        reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
         if self.check_ids or not self.decode:
             return self._checked(reader)
         return self._fast(reader)
