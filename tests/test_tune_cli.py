@@ -364,7 +364,7 @@ class TestImport:
             "batchlog tune run grade batch03-nomem-run1 ")
 
     def test_import_refuses_a_folder_with_a_log_and_names_an_unreadable_file(self, tuning, tmp_path):
-        assert "exists already" in invoke("tune", "import", tuning).err
+        assert "holds events already" in invoke("tune", "import", tuning).err
         zen = zen_folder(tuning, tmp_path / "zen")
         (zen / "selection.json").write_bytes(b"{oops")
 
