@@ -373,7 +373,7 @@ class TestImport:
         assert result.code == 1 and f"{zen}/selection.json is not JSON" in result.err
         assert not (zen / "events.jsonl").exists()
 
-    @pytest.mark.skipif(NODE is None, reason="needs Node.js")
+    @pytest.mark.usefixtures("needs_node")
     def test_import_then_next_batch_gives_what_batch_mjs_next_gives(self, tuning, tmp_path):
         require(BATCH_MJS)
         root = tmp_path / "root"
