@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from cli.past import require_within_log
 from engine import EventLog, open_log
 from projections.catalog import all_types
 from projections.tune.refusals import require_tuning
@@ -25,7 +26,10 @@ def tune_log(folder: Path) -> EventLog:
 def tuning_state(folder: Path, at: int | None = None) -> TuneState:
     """The tuning's state (as of event `at`); refused when the log is another loop's. A folder without a log
     gives the state before `init` (views say what to do about it)."""
-    state = tune_log(folder).replay(TUNE, at=at).state
+    log = tune_log(folder)
+    replayed = log.replay(TUNE, at=at)
+    require_within_log(at, replayed.position.seq, log.path)
+    state = replayed.state
     if state.foreign:
         require_tuning(state)
     return state
