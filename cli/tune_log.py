@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from cli.past import require_within_log
 from engine import EventLog, open_log
 from projections.catalog import all_types
 from projections.tune.refusals import require_tuning
@@ -27,7 +28,9 @@ def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True) -> 
     gives the state before `init` (views say what to do about it). `usage=False`, for the views that read no
     usage figure: the replay skips the usage reports (the runs then carry none)."""
     log = tune_log(folder)
-    state = log.replay(TUNE if usage else without_usage(log.registry.by_name), at=at).state
+    replayed = log.replay(TUNE if usage else without_usage(log.registry.by_name), at=at)
+    require_within_log(at, replayed.position.seq, log.path)
+    state = replayed.state
     if state.foreign:
         require_tuning(state)
     return state
