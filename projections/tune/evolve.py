@@ -11,8 +11,6 @@ from typing import Any
 import attrs
 import orjson
 
-import sys
-
 from engine import Event, Projection, code_version
 from projections.tune.events import (
     REGISTRY,
@@ -197,7 +195,7 @@ def _replaced(obj: Any, **changes: Any) -> Any:
 
 # Snapshots are keyed to the code that folds: this module, the state and the event classes.
 TUNE = Projection("tune", TuneState(), evolve,
-                  version=code_version(sys.modules[__name__], "projections.tune.state", "projections.tune.events"),
+                  version=code_version(__name__, "projections.tune.state", "projections.tune.events"),
                   state_type=TuneState)
 
 

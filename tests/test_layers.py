@@ -1,0 +1,115 @@
+"""The layers, read from the syntax tree: projections/ does no I/O (no clock, no environment, no
+files, no processes), and engine/ imports nothing from projections/ or cli/.
+
+Imports and calls are found by walking each module's AST (not by searching its text), so a comment
+or a string naming `open` does not count, and an `import os` inside a function does.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Modules whose import means I/O, a clock, the environment or a process: none is allowed in projections/.
+IO_MODULES = {
+    "os", "io", "sys", "pathlib", "shutil", "subprocess", "socket", "tempfile", "time", "random", "secrets",
+    "glob", "fcntl", "signal", "threading", "multiprocessing", "asyncio", "urllib", "http", "importlib", "runpy",
+    "sqlite3", "pickle", "shelve", "logging", "uuid", "platform", "ctypes", "mmap", "select", "builtins",
+}
+# Names of calls that do I/O or read the clock or environment, whatever object they hang off.
+IO_CALLS = {
+    "open", "print", "input", "exec", "eval", "__import__", "breakpoint", "now", "utcnow", "today",
+    "time", "read_text", "read_bytes", "write_text", "write_bytes", "getenv", "environ", "system", "popen",
+    "unlink", "mkdir", "rmtree", "listdir", "scandir", "stat", "exists", "is_file", "is_dir", "urandom",
+}
+# What projections/ may take from engine/: types and the snapshot key of a fold (a hash of the fold's own
+# source, computed once when the projection is built: wiring, never part of a decision or an answer).
+ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "code_version", "REGISTRY"}
+ENGINE_MODULES = {"engine", "engine.snapshot", "engine.own_types"}
+
+
+def modules(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def imports(tree: ast.AST) -> list[tuple[str, tuple[str, ...], int]]:
+    """(module, names taken from it, line) of every import, at any depth."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, (), node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.module, tuple(alias.name for alias in node.names), node.lineno))
+    return found
+
+
+def called_names(tree: ast.AST) -> list[tuple[str, int]]:
+    """The name of every call (`f(...)` -> f, `a.b.f(...)` -> f) and every `X.environ` read."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                found.append((func.id, node.lineno))
+            elif isinstance(func, ast.Attribute):
+                found.append((func.attr, node.lineno))
+        elif isinstance(node, ast.Attribute) and node.attr == "environ":
+            found.append(("environ", node.lineno))
+    return found
+
+
+def problems_of_projection_module(source: str, where: str) -> list[str]:
+    tree = ast.parse(source, where)
+    problems = []
+    for module, names, line in imports(tree):
+        top = module.split(".")[0]
+        if top in IO_MODULES:
+            problems.append(f"{where}:{line} imports {module}")
+        elif top == "cli":
+            problems.append(f"{where}:{line} imports {module} (cli/ is above projections/)")
+        elif top == "engine" and (module not in ENGINE_MODULES or not set(names) <= ENGINE_NAMES):
+            problems.append(f"{where}:{line} takes {names or module} from the engine")
+    problems += [f"{where}:{line} calls {name}()" for name, line in called_names(tree) if name in IO_CALLS]
+    return problems
+
+
+def test_projections_do_no_io():
+    found = [problem for path in modules("projections")
+             for problem in problems_of_projection_module(path.read_text(encoding="utf-8"),
+                                                          path.relative_to(ROOT).as_posix())]
+
+    assert modules("projections") and not found
+
+
+def test_engine_imports_nothing_above_it():
+    found = []
+    for path in modules("engine"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [f"{path.name}:{line} imports {module}" for module, _, line in imports(tree)
+                  if module.split(".")[0] in ("projections", "cli")]
+
+    assert modules("engine") and not found
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("import os\n", "imports os"),
+    ("def f():\n    from pathlib import Path\n", "imports pathlib"),
+    ("def f(p):\n    return p.read_text()\n", "calls read_text()"),
+    ("def f():\n    return open('x')\n", "calls open()"),
+    ("from datetime import datetime\ndef f():\n    return datetime.now()\n", "calls now()"),
+    ("from engine.lock import exclusive\n", "from the engine"),
+    ("import cli.main\n", "cli/ is above"),
+    ("def f(os):\n    return os.environ\n", "calls environ()"),
+])
+def test_the_check_finds_io_wherever_it_is(source, expected):
+    assert any(expected in problem for problem in problems_of_projection_module(source, "probe.py"))
+
+
+def test_a_comment_or_string_naming_io_is_not_io():
+    source = '"""open() and import os are words here."""\n# print(1)\nX = "os.environ"\nfrom engine import Event\n'
+
+    assert problems_of_projection_module(source, "probe.py") == []
