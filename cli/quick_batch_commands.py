@@ -121,13 +121,12 @@ def _carry_out(log: engine.EventLog, run_dir: Path, effects: tuple[Effect, ...])
 def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None) -> dict[str, Any]:
     path = os.path.abspath(file)  # absolute: a start run again from another folder finds the same batch
     log = io.open_log(run_dir)
-    resuming = log.exists()  # the file is read only for a new batch, as the seed does
+    # The file is read only for a new batch, as the seed does. New is decided on the log's acknowledged
+    # events, not on the file's existence: a start killed before its event was durable is a new start.
+    resuming = log.exists() and _has_start(log)
     try:
         targets = ()
-        if resuming:
-            io.refuse_foreign_log(log)
-            decide.require_batch(log.replay(projection()).state, run_dir.as_posix())
-        else:
+        if not resuming:
             targets = io.read_batch_file(path)
         codes = _given_codes(exit_codes)
     except Refused as error:
@@ -140,7 +139,7 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
     command = StartBatch(run_dir.as_posix(), path, tuple(targets), fail_fast, timestamp, codes)
 
     def start_batch(state: Batch) -> Command:
-        if resuming:
+        if resuming:  # the targets were not read: never start a batch without them
             decide.require_batch(state, run_dir.as_posix())
         return command
 
@@ -150,6 +149,11 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
         raise _write_failed(error, run_dir, WORKFLOW) from None
     _carry_out(log, run_dir, decision.effects)
     return views.start_answer(appended.state, resumed=not appended.events)
+
+
+def _has_start(log: engine.EventLog) -> bool:
+    io.refuse_foreign_log(log)
+    return log.replay(projection()).state.started is not None
 
 
 def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str | None,

@@ -43,6 +43,22 @@ def _same_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
+def _claim(effect: WriteSummary, data: bytes) -> Path:
+    """The per-batch summary's name: the first candidate that holds exactly `data` (this batch's, written
+    by an interrupted try or a concurrent repeat) or that this writer claims; every writer of the same
+    record ends on the same name."""
+    for path in _candidates(effect):
+        if _same_bytes(path, data):
+            write_atomically(path, data)  # the same bytes again: what a killed writer left beside it goes
+            return path
+        try:
+            return claim_new_file((path,), data)
+        except FileExistsError:
+            if _same_bytes(path, data):  # a concurrent repeat claimed it a moment ago
+                return path
+    raise OSError(f"no free file name for {effect.stem}-{effect.stamp}.json")
+
+
 def write_summary(effect: WriteSummary) -> tuple[str | None, list[str]]:
     """Write the per-batch summary and its `-latest` copy: (the per-batch path, warnings).
 
@@ -53,12 +69,7 @@ def write_summary(effect: WriteSummary) -> tuple[str | None, list[str]]:
     summary_path = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        mine = next((path for path in _candidates(effect) if _same_bytes(path, data)), None)
-        if mine is None:
-            try:
-                mine = claim_new_file(_candidates(effect), data)
-            except FileExistsError:
-                raise OSError(f"no free file name for {effect.stem}-{effect.stamp}.json") from None
+        mine = _claim(effect, data)
         summary_path = mine.as_posix()
         write_atomically(folder / f"{effect.stem}-latest.json", data)
     except OSError as e:
@@ -72,7 +83,7 @@ def prepare_target_folder(effect: PrepareTargetFolder) -> None:
     try:
         if folder.exists():
             remove_tree(folder)  # a file in its place stays, and the seed's message names it
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)  # a racing `next` of the same target may have made it
     except OSError as e:
         raise BadInput(f"the target's run folder {folder.as_posix()} cannot be created: {e.strerror or e}",
                        path=folder.as_posix()) from None
