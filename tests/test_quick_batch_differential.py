@@ -4,13 +4,14 @@ and every batch the seed leaves, taken over with `import`, goes on as the seed g
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
-from tests.quick_batch.differential import SeedProcess, run_scenario
-from tests.quick_batch.scenarios import CREATE_REASONS, QUICK_REASONS, scenario
-from tests.seeds import QUICK_BATCH_PY, require
+from tests.quick_batch.differential import BRIEF_SCHEMA, SeedProcess, run_scenario, upstream_layout
+from tests.quick_batch.scenarios import CREATE_REASONS, QUICK_REASONS, briefs_scenario, scenario
+from tests.seeds import QUICK_BATCH_PY, VALIDATORS, require
 
 SCENARIOS = 240
 
@@ -59,3 +60,38 @@ def test_seed_and_batchlog_agree_on_every_generated_scenario(seed, tmp_path):
     assert commands > 8 * SCENARIOS
     assert archived > 0 and imports > SCENARIOS // 2
     assert summaries >= 1
+
+
+BRIEF_SCENARIOS = 120
+# What the brief scenarios must meet with skill-forge's real validator: the messages only it gives.
+UPSTREAM_MUST_MEET = [
+    "Brief must be a YAML mapping; got ", "`name` field `Bad Name` does not match required pattern",
+    "`doc_urls` must have at least one entry when `source_type` is `docs-only`",
+    "`version` field `   ` does not match required pattern", '"status":"running"',
+]
+
+
+@pytest.mark.parametrize("validator", list(VALIDATORS))
+def test_every_brief_scenario_agrees_with_the_seed_under_each_validator(tmp_path, validator):
+    """The seed loads the validator beside it; batchlog the one beside the schema it is given: the
+    stand-in in extracted/, then skill-forge's own in upstream/. Same lines, codes and files."""
+    require(QUICK_BATCH_PY)
+    require(VALIDATORS[validator])
+    script, schema = (QUICK_BATCH_PY, BRIEF_SCHEMA) if validator == "stand-in" else upstream_layout(tmp_path / "sf")
+    seed = SeedProcess(script)
+    problems: list[str] = []
+    seen: list[str] = []
+    try:
+        for number in range(BRIEF_SCENARIOS):
+            work = tmp_path / str(number)
+            work.mkdir()
+            report = run_scenario(number, work, seed, lambda n, do: briefs_scenario(random.Random(n), do), schema)
+            problems += report.problems
+            seen.append(report.seed_text)
+    finally:
+        seed.close()
+
+    print(f"\n{BRIEF_SCENARIOS} brief scenarios against the {validator} validator")
+    assert not problems, "\n".join(problems[:10]) + f"\n({len(problems)} differences)"
+    text = "".join(seen)
+    assert [m for m in (UPSTREAM_MUST_MEET if validator == "upstream" else ['"status":"running"']) if m not in text] == []

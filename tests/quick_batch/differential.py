@@ -21,7 +21,17 @@ import attrs
 
 from tests.clirunner import invoke
 from tests.quick_batch.scenarios import EPOCH
-from tests.seeds import QUICK_BATCH_PY, SEEDS
+from tests.seeds import QUICK_BATCH_PY, SEEDS, UPSTREAM_SCRIPTS
+
+
+def upstream_layout(folder: Path) -> tuple[Path, Path]:
+    """The seed beside skill-forge's real brief validator, in skill-forge's tree (the validator finds
+    its schema from its own place): (the seed script, the brief schema). As upstream/README.md says."""
+    scripts = folder / "src" / "shared" / "scripts"
+    shutil.copytree(UPSTREAM_SCRIPTS, scripts)
+    shutil.copy(QUICK_BATCH_PY, scripts / QUICK_BATCH_PY.name)
+    shutil.copytree(SEEDS / "schemas", scripts / "schemas", dirs_exist_ok=True)
+    return scripts / QUICK_BATCH_PY.name, scripts / "schemas" / "skill-brief.v1.json"
 
 SERVER = Path(__file__).with_name("seed_server.py")
 BRIEF_SCHEMA = SEEDS / "schemas" / "skill-brief.v1.json"
@@ -37,10 +47,10 @@ class Outcome:
 class SeedProcess:
     """The seed, loaded once in a helper process, running one command per request."""
 
-    def __init__(self) -> None:
+    def __init__(self, script: Path = QUICK_BATCH_PY) -> None:
         env = {**os.environ, "COLUMNS": "200", "PYTHONHASHSEED": "0"}
-        self.proc = subprocess.Popen([sys.executable, str(SERVER), str(QUICK_BATCH_PY)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=env, cwd=str(SEEDS))
+        self.proc = subprocess.Popen([sys.executable, str(SERVER), str(script)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env, cwd=str(script.parent))
 
     def run(self, argv: list[str], cwd: Path, seconds: int) -> Outcome:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -91,8 +101,9 @@ def _write(root: Path, path: str, data: bytes) -> None:
         pass  # e.g. a run folder the command removed: the same on both sides
 
 
-def replay(steps: list[tuple[Any, ...]], root: Path) -> list[Outcome]:
-    """The recorded steps run against batchlog in-process."""
+def replay(steps: list[tuple[Any, ...]], root: Path, schema: Path = BRIEF_SCHEMA) -> list[Outcome]:
+    """The recorded steps run against batchlog in-process (its brief validator: the one beside `schema`'s
+    folder, as skill-forge lays them out)."""
     seconds, outcomes = EPOCH, []
     for step in steps:
         if step[0] == "write":
@@ -103,7 +114,7 @@ def replay(steps: list[tuple[Any, ...]], root: Path) -> list[Outcome]:
             seconds = step[1]
         else:
             clock = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            env = {"BATCHLOG_CLOCK": clock, "BATCHLOG_BRIEF_SCHEMA": str(BRIEF_SCHEMA), "COLUMNS": "200"}
+            env = {"BATCHLOG_CLOCK": clock, "BATCHLOG_BRIEF_SCHEMA": str(schema), "COLUMNS": "200"}
             result = invoke("quick-batch", *step[1], env=env, cwd=root / step[2])
             outcomes.append(Outcome(result.code, result.out, result.err))
     return outcomes
@@ -195,8 +206,8 @@ def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> 
     return len(states), summaries, problems
 
 
-def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report:
-    """Scenario `number` on both sides, compared."""
+def run_scenario(number: int, work: Path, seed: SeedProcess, scenario, schema: Path = BRIEF_SCHEMA) -> Report:
+    """Scenario `number` on both sides, compared (`schema`: the brief schema whose validator both use)."""
     root = work / "w"
     root.mkdir()
     recorder = Recorder(root, seed)
@@ -205,7 +216,7 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario) -> Report
     imports, summaries, imported = imported_batches(number, root, work, seed)
     shutil.rmtree(root)
     root.mkdir()
-    ours = replay(recorder.steps, root)
+    ours = replay(recorder.steps, root, schema)
     ours_tree = tree(root, ours=True)
     problems = []
     commands = [s for s in recorder.steps if s[0] == "cmd"]

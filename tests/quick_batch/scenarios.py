@@ -271,8 +271,17 @@ def brief_text(rng: random.Random, name: str) -> bytes:
         return rng.choice([b"name: [unclosed\n", b"a: b: c\n", b"\t- x\n"])
     if roll < 0.87:
         return rng.choice([b"", b"# only a comment\n", b"~\n"])
-    if roll < 0.92:
+    if roll < 0.9:
         return rng.choice([b"- a\n- b\n", b"just text\n", b"42\n"])
+    if roll < 0.96:  # the rules skill-forge's validator adds to its schema: docs-only briefs, a blank version
+        valid = VALID.format(name=name)
+        return rng.choice([
+            valid + "source_type: docs-only\n",
+            valid + "source_type: docs-only\ndoc_urls: []\n",
+            valid + "source_type: docs-only\ndoc_urls:\n  - https://docs.example.org/\n",
+            valid + "source_type: docs-only\nsource_authority: official\ndoc_urls: [https://docs.example.org/]\n",
+            valid.replace("version: 1.2.3", 'version: "   "'),
+        ]).encode()
     return b"name: \xff\n"
 
 
