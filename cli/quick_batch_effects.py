@@ -111,13 +111,18 @@ def archive_and_remove(effect: ArchiveAndRemove) -> None:
     """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder, its
     log last: until the log goes, a repeat of summarize finds the batch and finishes the removal.
 
-    The folder stays when the copy fails: the log is the batch's only audit trail.
+    The folder stays when the copy fails: the log is the batch's only audit trail. A note beside the
+    run folder (`archive_note`) says where the summary and the log went, for `status`.
     """
     run_dir, summary = Path(effect.run_dir), Path(effect.summary_path)
     log = run_dir / LOG_NAME
+    archive = summary.with_name(f"{summary.stem}.events.jsonl")
     try:
         data = log.read_bytes()
-        write_atomically(summary.with_name(f"{summary.stem}.events.jsonl"), data)
+        write_atomically(archive, data)
+        write_atomically(archive_note(run_dir), json.dumps(
+            {"summary": os.path.relpath(summary, run_dir.parent), "archive": os.path.relpath(archive, run_dir.parent)},
+            indent=2).encode() + b"\n")
     except OSError:
         return
     for child in run_dir.iterdir():
@@ -129,6 +134,11 @@ def archive_and_remove(effect: ArchiveAndRemove) -> None:
             _unlink(child)
     _unlink(log)
     shutil.rmtree(run_dir, ignore_errors=True)  # what a concurrent command made in the meantime
+
+
+def archive_note(run_dir: Path) -> Path:
+    """The note a removed run folder leaves beside itself: `.<name>.summarized.json` (hidden)."""
+    return run_dir.with_name(f".{run_dir.name}.summarized.json")
 
 
 def _unlink(path: Path) -> None:

@@ -94,6 +94,11 @@ def open_log(run_dir: Path) -> EventLog:
     return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
 
 
+def open_log_at(path: Path) -> EventLog:
+    """A quick batch's log under another name (the copy archived beside its summary), read-only use."""
+    return EventLog(path, REGISTRY, on_wait=_say)
+
+
 def refuse_foreign_log(log: EventLog) -> None:
     """WrongLog when the log's first event is not a quick batch's (e.g. a tuning's log)."""
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,33 @@ from projections.quick_batch.state import Batch
 
 def status(run_dir: Path, as_json: bool, at: int | None = None) -> str:
     log = io.open_log(run_dir)
-    io.require_log(log, run_dir)
+    archived = _archived(run_dir)
+    if archived is not None:
+        log = io.open_log_at(archived[1])
+    else:
+        io.require_log(log, run_dir)
     replayed = log.replay(projection(), at=at)
     require_within_log(at, replayed.position.seq, log.path)
     state = replayed.state
     decide.require_batch(state, run_dir.as_posix())
     data = progress.progress(state, run_dir.as_posix())
+    if archived is not None:
+        data["archived"] = {"summary": archived[0].as_posix(), "archive": archived[1].as_posix()}
     return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)
+
+
+def _archived(run_dir: Path) -> tuple[Path, Path] | None:
+    """(summary, archived log) of a batch summarized clean, its run folder removed; None otherwise."""
+    from cli.quick_batch_effects import archive_note
+
+    if run_dir.exists():
+        return None
+    try:
+        note = json.loads(archive_note(run_dir).read_text(encoding="utf-8"))
+        summary, archive = (Path(os.path.normpath(run_dir.parent / note[key])) for key in ("summary", "archive"))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return (summary, archive) if archive.is_file() else None
 
 
 def import_seed_batch(run_dir: Path) -> dict[str, Any]:

@@ -262,6 +262,25 @@ class TestBriefs:
 
 
 class TestStatusAndImport:
+    def test_status_after_a_clean_summary_answers_from_the_archived_log(self, batch):
+        for n in (1, 2):
+            qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+            (batch / f"runs/skf-quick-skill-1/skf-quick-skill-1-{n}/result-context.json").write_text("{}")
+            qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", str(n), cwd=batch)
+        before = json.loads(qb("status", "--run-dir", "runs/skf-quick-skill-1", "--json", cwd=batch).out)
+        assert qb("summarize", "--run-dir", "runs/skf-quick-skill-1", "--output-dir", "out", cwd=batch).code == 0
+
+        after = qb("status", "--run-dir", "runs/skf-quick-skill-1", "--json", cwd=batch)
+        text = qb("status", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+
+        data = json.loads(after.out)
+        assert after.code == 0 and not (batch / "runs/skf-quick-skill-1").exists()
+        assert data["archived"] == {"summary": "out/quick-skill-batch-20261202-160000.json",
+                                    "archive": "out/quick-skill-batch-20261202-160000.events.jsonl"}
+        assert data["summarized"] and data["targets"] == before["targets"]
+        assert "its log archived as out/quick-skill-batch-20261202-160000.events.jsonl" in text.out
+        assert sorted(p.name for p in (batch / "runs").iterdir()) == [".skf-quick-skill-1.summarized.json"]
+
     def test_status_shows_each_targets_place_and_time(self, batch):
         qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
 

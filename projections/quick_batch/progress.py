@@ -69,6 +69,9 @@ def progress_text(data: dict[str, Any]) -> str:
         f"targets {data['targets_total']}: {data['succeeded']} done, {data['failed']} failed, "
         f"{data['pending']} pending" + ("; summarized" if data["summarized"] else ""),
     ]
+    if data.get("archived"):
+        head.append(f"summary {data['archived']['summary']}; its log archived as {data['archived']['archive']} "
+                    "(the run folder was removed)")
     current = data["in_progress"]
     head.append("in progress: " + ("none" if current is None
                                    else f"{current['batch']} {current['target']} since {current['since']}"))

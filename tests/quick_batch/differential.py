@@ -142,7 +142,8 @@ def tree(root: Path, ours: bool) -> dict[str, bytes | None]:
             found[rel] = b"<state>"
         elif ours and name == "events.jsonl":
             found[rel[: -len(name)] + "batch.jsonl"] = b"<state>"
-        elif ours and (name == "events.jsonl.lock" or name.endswith(".events.jsonl")):
+        elif ours and (name == "events.jsonl.lock" or name.endswith(".events.jsonl")
+                       or (name.startswith(".") and name.endswith(".summarized.json"))):  # the archive's note
             continue
         else:
             found[rel] = path.read_bytes()
