@@ -136,7 +136,11 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
     except OSError as error:
         raise _write_failed(error, run_dir, WORKFLOW) from None
     timestamp, _ = decide.stamps(engine.now_datetime())
-    command = StartBatch(run_dir.as_posix(), path, tuple(targets), fail_fast, timestamp, codes)
+    try:
+        relative: str | None = Path(os.path.relpath(path, os.path.abspath(run_dir))).as_posix()
+    except ValueError:  # another drive (Windows): no relative path
+        relative = None
+    command = StartBatch(run_dir.as_posix(), path, tuple(targets), fail_fast, timestamp, codes, relative)
 
     def start_batch(state: Batch) -> Command:
         if resuming:  # the targets were not read: never start a batch without them

@@ -332,6 +332,29 @@ class TestFixture:
         assert [t["seconds"] for t in data["targets"]] == [216.0, 77.0, None, None]
 
 
+    def test_the_fixture_records_no_absolute_path_and_rebuilds_the_same_at_another_path(self, tmp_path):
+        import shutil
+        import subprocess
+        import sys
+
+        repo = Path(__file__).parents[1]
+        copy = tmp_path / "elsewhere" / "checkout"
+        for part in ("cli", "engine", "projections"):
+            shutil.copytree(repo / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+        (copy / "fixtures/quick_batch").mkdir(parents=True)
+        shutil.copy(repo / "fixtures/quick_batch/build.py", copy / "fixtures/quick_batch/build.py")
+
+        built = subprocess.run([sys.executable, "fixtures/quick_batch/build.py"], cwd=copy, capture_output=True)
+        fixture = copy / "fixtures/quick_batch"
+        resumed = invoke("quick-batch", "start", "targets.txt", "--run-dir", "skf-quick-skill-demo", cwd=fixture)
+
+        committed = (repo / "fixtures/quick_batch/skf-quick-skill-demo/events.jsonl").read_bytes()
+        assert built.returncode == 0, built.stderr
+        assert (fixture / "skf-quick-skill-demo/events.jsonl").read_bytes() == committed
+        assert str(repo).encode() not in committed and b'"input_file":"../targets.txt"' in committed
+        assert resumed.code == 0 and json.loads(resumed.out)["resumed"] is True
+
+
 class TestConcurrency:
     def test_racing_nexts_hand_the_target_out_once(self, batch):
         import subprocess

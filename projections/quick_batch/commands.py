@@ -49,7 +49,8 @@ class BriefCheck:
 
 @attrs.frozen
 class StartBatch:
-    """Start the batch of a batch file (skf-quick-skill), or resume it."""
+    """Start the batch of a batch file (skf-quick-skill), or resume it. A batch whose start recorded its
+    file relative to the run folder (a fixture that moves with its folder) resumes from either path."""
 
     run_dir: str
     input_file: str
@@ -57,6 +58,7 @@ class StartBatch:
     fail_fast: bool
     started_at: str
     exit_codes: dict[str, int] | None = None
+    input_from_run_dir: str | None = None  # `input_file` relative to the run folder, as a bundled fixture keeps it
 
 
 @attrs.frozen

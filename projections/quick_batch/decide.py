@@ -92,7 +92,9 @@ def _start(state: Batch, command: StartBatch) -> Decision:
     """Every target pending; nothing when this file's batch is already here (a resume)."""
     started = state.started
     if started is not None:
-        if not _same_path(started.input_file, command.input_file):
+        if not (_same_path(started.input_file, command.input_file)
+                or (command.input_from_run_dir is not None and _same_path(started.input_file,
+                                                                          command.input_from_run_dir))):
             raise Refused(f"{command.run_dir} holds the batch of {started.input_file}, not {command.input_file}: "
                           "give this batch a run folder of its own", halt_reason="input-invalid")
         return Decision()
