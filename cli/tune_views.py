@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import attrs
 import orjson
 
 from cli.tune_log import tuning_state
@@ -43,7 +42,7 @@ def status_view(folder: Path, at: int | None, as_json: bool, size: int | None) -
 def next_view(folder: Path, at: int | None, as_json: bool) -> int:
     """`tune next`: the one next step, in words, and the exact command to run."""
     step = next_step(tuning_state(folder, at), str(folder))
-    return emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
+    return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
 
 
 def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,

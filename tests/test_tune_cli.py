@@ -66,7 +66,7 @@ class TestViews:
         result = tune(tuning, "next")
 
         assert result.out.splitlines()[-1] == (f"    batchlog tune run grade batch03-nomem-run1 --verdict "
-                                               f"PASSED|CORRECT|WRONG|VOID --dir {tuning}")
+                                               f"VERDICT --dir {tuning}")
 
     def test_next_json(self, tuning):
         result = tune(tuning, "next", "--json")
@@ -360,7 +360,7 @@ class TestImport:
         without_notes = lambda folder: [{**row, "notes": []} for row in  # noqa: E731  (zen keeps no notes)
                                         json.loads(tune(folder, "difficult", "--json").out)["difficult"]]
         assert without_notes(zen) == without_notes(tuning)
-        assert json.loads(tune(zen, "next", "--json").out)["command"].startswith(
+        assert json.loads(tune(zen, "next", "--json").out)["template"].startswith(
             "batchlog tune run grade batch03-nomem-run1 ")
 
     def test_import_refuses_a_folder_with_a_log_and_names_an_unreadable_file(self, tuning, tmp_path):

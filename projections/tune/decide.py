@@ -195,7 +195,7 @@ def _require_last_run_graded(state: TuneState, to: str) -> None:
     run = state.last_run
     if run is not None and not run.graded:
         raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: "
-                      f"`batchlog tune run grade {run.name} --verdict PASSED|CORRECT|WRONG|VOID`", run=run.name)
+                      f"`batchlog tune run grade {run.name} --verdict VERDICT` (VERDICT: PASSED, CORRECT, WRONG or VOID)", run=run.name)
 
 
 def start_run(state: TuneState, command: StartRun) -> list:

@@ -25,26 +25,59 @@ def progress(state: TuneState, size: int | None = None) -> list[str]:
     return rules.progress_lines(history(state), size)
 
 
+# The placeholders a printed command may hold: bare upper-case words with no shell metacharacter, so a command
+# pasted unchanged is one simple command that batchlog refuses (exit 2, naming the choices), never a pipe.
+PLACEHOLDERS: dict[str, dict[str, object]] = {
+    "VERDICT": {"option": "--verdict", "one_of": ["PASSED", "CORRECT", "WRONG", "VOID"]},
+    "NODES": {"option": "--nodes", "what": "a whole number: the nodes in the batch's memory"},
+    "DATASET": {"option": "--dataset", "what": "the path of the dataset file ({\"cases\": [...]})"},
+    "FILE": {"option": "-o", "what": "the path cases.json is written at (plan.json goes beside it)"},
+}
+
+
 @attrs.frozen
 class NextStep:
-    """The one next thing to do: `step` names it for machines, `words` for people, `command` is exact."""
+    """The one next thing to do: `step` names it for machines, `words` for people, `command` to run (a template
+    when it holds placeholders: `choices` says what each stands for)."""
 
     step: str
     words: str
     command: str
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return tuple(word for word in shlex.split(self.command) if word in PLACEHOLDERS)
+
+    def as_json(self) -> dict[str, object]:
+        """`command` when it runs as it stands, else `template` and a `choices` object per placeholder."""
+        held = self.placeholders
+        if not held:
+            return {"step": self.step, "words": self.words, "command": self.command}
+        return {"step": self.step, "words": self.words, "template": self.command,
+                "choices": {word: PLACEHOLDERS[word] for word in held}}
+
+
+def placeholder_refusal(option: str, value: str) -> str | None:
+    """What to say when `value`, given to `option`, is a placeholder pasted unchanged (None: it is not one)."""
+    meaning = PLACEHOLDERS.get(value)
+    if meaning is None or meaning["option"] != option:
+        return None
+    choices = meaning.get("one_of")
+    wanted = f"one of {', '.join(choices)}" if isinstance(choices, list) else meaning["what"]
+    return f"{value} is a placeholder: replace it with {wanted}"
 
 
 def next_step(state: TuneState, folder: str = DEFAULT_FOLDER) -> NextStep:
     """The next step of the loop, for every state from the empty log to done."""
     if state.settings is None and not state.foreign:
         return NextStep("init", "Start the tuning: read the dataset, record the settings and the selection.",
-                        _command("init --dataset DATASET.json", folder))
+                        _command("init --dataset DATASET", folder))
     require_tuning(state)
     last = state.last_run
     if last is not None and not last.graded:
         return NextStep("grade", f"Grade {_describe(last)}: check it was not killed for memory, read every "
                         "trajectory, then record the verdict and the figures.",
-                        _command(f"run grade {last.name} --verdict PASSED|CORRECT|WRONG|VOID", folder))
+                        _command(f"run grade {last.name} --verdict VERDICT", folder))
     finals = state.runs_of(0, FINAL)
     if finals:
         return _after_final(finals, folder)
