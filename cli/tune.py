@@ -259,7 +259,7 @@ def difficult_list_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Js
 
 
 def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
-    rows = difficult_rows(tuning_state(folder, at))
+    rows = difficult_rows(tuning_state(folder, at, usage=False))
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]

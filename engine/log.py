@@ -44,7 +44,9 @@ class Projection:
     `version` keys its snapshots: a hash of the code that folds, from
     `engine.snapshot.code_version(...)` ("" means never snapshotted);
     `state_type` is the class snapshots decode the state into (default: the
-    initial state's class, when it is an attrs class).
+    initial state's class, when it is an attrs class). `folds`: the event types
+    `evolve` needs (None: every type); a replay then parses only their lines
+    (the others are still read, hashed and linked), and `evolve` sees no other.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Projection:
     evolve: Evolve
     version: str = ""
     state_type: type | None = None
+    folds: frozenset[str] | None = None
 
 
 @attrs.frozen
@@ -106,6 +109,14 @@ def readable_log(path: Path) -> bool:
     return True
 
 
+def _read_at(fd: int, offset: int, size: int) -> bytes:
+    """`size` bytes from `offset` of an open file, without moving its position (pread; lseek + read on Windows)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 def _position_after(replayed: Replayed, events: Sequence[Event], payload: bytes) -> tuple[Position, int]:
     """Where the log stands once `payload` (the lines of `events`) is written after `replayed.end`: the
     position of its last event, and the offset where that event's line starts."""
@@ -137,6 +148,7 @@ class EventLog:
         self.snapshots = snapshots
         self._tail: _Tail | None = None
         self._pending_path = marker_path(self.path)
+        self._held: int | None = None  # during an append: the log's descriptor, open read-write
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -150,7 +162,7 @@ class EventLog:
     def replay(self, projection: Projection, *, at: int | None = None) -> Replayed:
         """The state after every trusted event (up to and including seq `at`)."""
         try:
-            if not readable_log(self.path):
+            if self._held is None and not readable_log(self.path):
                 return Replayed(projection.initial, Position(), 0, (), 0, 0)
             if self.snapshots is not None:
                 return self.snapshots.replay(self, projection, at=at)
@@ -160,7 +172,9 @@ class EventLog:
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
-        scan = Scan(self.path, self.registry, start=start, at=at, limit=self._unfinished_command_start())
+        # Under an append's lock an unfinished command has just been cut away: there is none to stop at.
+        limit = None if self._held is not None else self._unfinished_command_start()
+        scan = Scan(self.path, self.registry, start=start, at=at, limit=limit, only=projection.folds, fd=self._held)
         evolve = projection.evolve
         engine_types = own_types.NAMES
         for event in scan:
@@ -174,31 +188,66 @@ class EventLog:
         `decide` returns the domain events to append (none: a no-op) or raises to
         refuse, and then nothing is written.
         """
-        if not readable_log(self.path):
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
-                                  path=str(self.path)) from None
+        try:
+            return self._append_under_lock(projection, decide)
+        except NotALog:
+            # The path cannot be a log (a folder, a symlink loop, unreadable): no command can append to
+            # it, so the lock file just made for it goes too, and nothing is left written.
+            remove_quietly(Path(f"{self.path}.lock"))
+            raise
+        except WriteFailed:
+            if self.path.parent.is_dir():
+                raise
+        # No folder yet (the lock file could not be made): make it, then append as usual.
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
+                              path=str(self.path)) from None
+        return self._append_under_lock(projection, decide)
+
+    def _append_under_lock(self, projection: Projection, decide: Decide) -> Appended:
         with exclusive(self.path, self.on_wait):
-            self._cut_unfinished_command()
-            replayed = self._unchanged_since_append(projection) or self.replay(projection)
-            self._refuse_untrusted(replayed)
-            new = list(decide(replayed.state))
-            if not new:
-                return Appended((), replayed.state, replayed.state)
-            events, payload = self._encode(new, replayed.position)
-            self._tail = None
-            stat = self._write(payload, replayed.end, replayed.torn)
-            state = replayed.state
-            for event in events:
-                state = projection.evolve(state, event)
-            position, line_start = _position_after(replayed, events, payload)
-            if self.snapshots is not None:
-                self.snapshots.after_append(self, projection, state, replayed, payload, position, line_start)
-            # Kept, so that this object's next append need not replay.
-            self._tail = _Tail(projection, stat, line_start, Replayed(state, position, 0, (), 0, position.offset))
-            return Appended(tuple(events), state, replayed.state)
+            # Opened under the lock, so that it is the file the lock guards (salvage replaces it under the lock).
+            held = self._open_existing()
+            if held is None:
+                readable_log(self.path)  # why the path cannot be a log, if it cannot (a folder, unreadable)
+            try:
+                self._held = held
+                return self._append_locked(projection, decide)
+            finally:
+                self._held = None
+                if held is not None:
+                    os.close(held)
+
+    def _open_existing(self) -> int | None:
+        """The log opened read-write for an append, when it is there and can be: one descriptor for the
+        replay's reads (pread), the tail check and the write. None: the path taken for a new log, or any
+        doubt (a folder, no permission), which says what is wrong as before."""
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_APPEND | BINARY)
+        except OSError:
+            return None
+
+    def _append_locked(self, projection: Projection, decide: Decide) -> Appended:
+        self._cut_unfinished_command()
+        replayed = self._unchanged_since_append(projection) or self.replay(projection)
+        self._refuse_untrusted(replayed)
+        new = list(decide(replayed.state))
+        if not new:
+            return Appended((), replayed.state, replayed.state)
+        events, payload = self._encode(new, replayed.position)
+        self._tail = None
+        stat = self._write(payload, replayed.end, replayed.torn)
+        state = replayed.state
+        for event in events:
+            state = projection.evolve(state, event)
+        position, line_start = _position_after(replayed, events, payload)
+        if self.snapshots is not None:
+            self.snapshots.after_append(self, projection, state, replayed, payload, position, line_start)
+        # Kept, so that this object's next append need not replay.
+        self._tail = _Tail(projection, stat, line_start, Replayed(state, position, 0, (), 0, position.offset))
+        return Appended(tuple(events), state, replayed.state)
 
     def _unchanged_since_append(self, projection: Projection) -> Replayed | None:
         """Under the lock: the state this object's last append left, when the file is still exactly as
@@ -208,14 +257,14 @@ class EventLog:
         if tail is None or tail.projection is not projection:
             return None
         try:
-            fd = os.open(self.path, os.O_RDONLY | BINARY)
+            fd = self._held if self._held is not None else os.open(self.path, os.O_RDONLY | BINARY)
             try:
                 if _signature(os.fstat(fd)) != tail.stat:
                     return None
-                os.lseek(fd, tail.last_line_start, os.SEEK_SET)  # not pread: Windows has none
-                last_line = os.read(fd, tail.replayed.end - tail.last_line_start)
+                last_line = _read_at(fd, tail.last_line_start, tail.replayed.end - tail.last_line_start)
             finally:
-                os.close(fd)
+                if fd != self._held:
+                    os.close(fd)
         except OSError:
             return None
         if last_line[-1:] != b"\n" or line_hash(last_line[:-1]) != tail.replayed.position.hash:
@@ -263,12 +312,13 @@ class EventLog:
         """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
 
         Returns the file's signature just after the write (see `_signature`)."""
-        created = not self.path.exists()
+        held = self._held
+        created = held is None and not self.path.exists()
         several = payload.count(b"\n") > 1
         if several:
             write_marker(self._pending_path, end, len(payload))
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
+            fd = held if held is not None else os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
         except OSError as exc:
             raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}: nothing was recorded; "
                               "make the folder writable or free space, then run the command again",
@@ -300,7 +350,8 @@ class EventLog:
                 path=str(self.path), errno=exc.errno,
             ) from None
         finally:
-            os.close(fd)
+            if fd != held:
+                os.close(fd)
         if several:
             remove_quietly(self._pending_path)
         return stat
