@@ -40,6 +40,7 @@ from projections.tune.decide import (
     KeepMemory,
     RecordChange,
     RecordUsage,
+    RegradeRun,
     StartFinal,
     StartRun,
 )
@@ -236,6 +237,34 @@ def run_grade_command(
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
     return emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
                  {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
+
+
+@run_app.command("regrade")
+def run_regrade_command(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="a graded run, e.g. batch03-nomem-run1")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
+                                         callback=_not_a_placeholder("--verdict"))],
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="why the first grade was wrong")],
+    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
+                                                    help="memories saved that it already had")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Correct a grade given by mistake, while nothing was decided on it (the original stays in the log).
+
+    Example: batchlog tune run regrade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day --reason "missed the second mail"
+    """
+    state = decide_in(folder, RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice))
+    graded = state.run_named(run)
+    correction = next(c for c in reversed(state.corrections) if c.run == run)
+    assert graded is not None
+    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
+    return emit(as_json, [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"],
+                {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
+                 "was": correction.was, "seq": correction.seq})
 
 
 @difficult_app.callback()

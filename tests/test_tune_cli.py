@@ -212,10 +212,50 @@ class TestRuns:
         assert (result.code, result.out) == (0, "batch03-nomem-run1 graded WRONG (1 wrong: search-sso-setup)\n")
 
 
+class TestRegrade:
+    def test_a_correction_is_folded_by_every_view_listed_by_the_audit_and_shown_in_the_readme(self, tuning):
+        tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED", "--llm-calls", "5")
+
+        result = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong",
+                      "search-sso-setup", "--llm-calls", "5", "--reason", "the reply cited no clause")
+
+        assert (result.code, result.out) == (0, "batch03-nomem-run1 regraded WRONG (1 wrong: search-sso-setup) "
+                                                "(was PASSED)\n")
+        shown = invoke("log", "show", tuning / "events.jsonl", "--json")
+        types = [json.loads(line)["type"] for line in shown.out.splitlines()]  # JSON Lines: one event a line
+        assert types[-2:] == ["tune.run_graded", "tune.run_regraded"]
+        assert json.loads(tune(tuning, "next", "--json").out)["step"] == "fix_and_run"
+        readme = tune(tuning, "readme", "--stdout").out
+        assert "- Regraded from PASSED to WRONG at seq" in readme and "the reply cited no clause" in readme
+        audited = json.loads(tune(tuning, "audit", "--json").out)
+        corrections = next(check for check in audited["checks"] if check["name"] == "corrections")
+        assert corrections["holds"] and "regraded PASSED -> WRONG: the reply cited no clause" in \
+            corrections["evidence"][0]
+        again = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong",
+                     "search-sso-setup", "--llm-calls", "5", "--reason", "the reply cited no clause")
+        assert (again.code, again.out) == (0, result.out)
+
+    def test_a_regrade_after_the_next_run_started_is_refused_and_says_why(self, tuning):
+        tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "CORRECT")
+        tune(tuning, "run", "start", "--batch", "3", "--kind", "nomem")
+        before = (tuning / "events.jsonl").read_bytes()
+
+        result = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "PASSED", "--reason", "x")
+
+        assert result.code == 1 and "batch03-nomem-run2 was started on its grade" in result.err
+        assert (tuning / "events.jsonl").read_bytes() == before
+
+
 REFUSALS = [
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG"), "name each with --wrong CASE"),
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "CORRECT", "--wrong", "search-sso-setup"),
+     "a CORRECT run got every case right"),
+    (("run", "regrade", "batch03-nomem-run1", "--verdict", "PASSED", "--reason", "x"), "is not graded yet"),
+    (("difficult", "fix", "search-sso-setup", "--run", "batch02-nomem-run1"), "not on the difficult list"),
     (("run", "grade", "batch09-nomem-run1", "--verdict", "PASSED"), "no run 'batch09-nomem-run1'"),
     (("run", "grade", "batch03-nomem-run1", "--verdict", "MAYBE"), "verdict 'MAYBE' is not one of"),
-    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--tokens", "-3"), "--tokens is -3"),
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong", "search-sso-setup", "--tokens", "-3"),
+     "--tokens is -3"),
     (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong", "nope"), "nope are not in run"),
     (("run", "start", "--batch", "3", "--kind", "mem"), "waiting to be graded"),
     (("run", "start", "--batch", "9", "--kind", "nomem"), "batch 9 does not exist"),

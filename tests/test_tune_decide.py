@@ -15,6 +15,7 @@ from projections.tune.decide import (
     KeepMemory,
     RecordChange,
     RecordUsage,
+    RegradeRun,
     StartFinal,
     StartRun,
     decide,
@@ -25,6 +26,7 @@ from projections.tune.events import (
     DifficultFixed,
     MemoryKept,
     RunGraded,
+    RunRegraded,
     RunStarted,
     TuningStarted,
     UsageRecorded,
@@ -161,8 +163,10 @@ class TestGradeRun:
         (GradeRun("nope", "PASSED"), "no run 'nope'"),
         (GradeRun("batch01-nomem-run1", "GOOD"), "verdict 'GOOD' is not one of"),
         (GradeRun("batch01-nomem-run1", "WRONG", ("c9",)), r"case\(s\) c9 are not in run"),
-        (GradeRun("batch01-nomem-run1", "PASSED", ("c1",)), "a PASSED run has no wrong case"),
-        (GradeRun("batch01-nomem-run1", "WRONG", llm_calls=-1), "--llm-calls is -1"),
+        (GradeRun("batch01-nomem-run1", "PASSED", ("c1",)), "a PASSED run got every case right"),
+        (GradeRun("batch01-nomem-run1", "CORRECT", ("c1",)), "a CORRECT run got every case right"),
+        (GradeRun("batch01-nomem-run1", "WRONG"), "name each with --wrong CASE"),
+        (GradeRun("batch01-nomem-run1", "WRONG", ("c1",), llm_calls=-1), "--llm-calls is -1"),
     ])
     def test_bad_grades_are_refused(self, command, message):
         with pytest.raises(Refused, match=message):
@@ -176,7 +180,71 @@ class TestGradeRun:
             decide(GradeRun("batch01-nomem-run1", "PASSED"), state)
 
 
+class TestRegradeRun:
+    """A grade given by mistake is corrected by a new event while nothing was decided on it."""
+
+    GRADED = (STARTED, SMOKE, N1, graded("batch01-nomem-run1", "PASSED"))
+
+    def test_a_correction_is_appended_and_folded_over_the_original(self):
+        events = decide(RegradeRun("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)), given(*self.GRADED))
+
+        assert events == [RunRegraded("batch01-nomem-run1", "WRONG", "missed c1", ("c1",))]
+        state = given(*self.GRADED, *events)
+        run = state.run_named("batch01-nomem-run1")
+        assert (run.verdict, run.wrong) == ("WRONG", ("c1",))
+        assert [(c.run, c.was, c.verdict, c.reason, c.seq) for c in state.corrections] == [
+            ("batch01-nomem-run1", "PASSED", "WRONG", "missed c1", 5)]
+        assert next_step(state).step == "fix_and_run"
+
+    def test_the_same_correction_again_is_a_no_op(self):
+        again = (*self.GRADED, RunRegraded("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)))
+
+        assert decide(RegradeRun("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)), given(*again)) == []
+        with pytest.raises(Refused, match="nothing to correct"):
+            decide(RegradeRun("batch01-nomem-run1", "WRONG", "other words", ("c1",)), given(*again))
+
+    @pytest.mark.parametrize("facts, command, message", [
+        ((STARTED, SMOKE, N1), RegradeRun("batch01-nomem-run1", "PASSED", "x"), "is not graded yet"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "WRONG", "x"), "name each with --wrong"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "CORRECT", " "), "--reason is empty"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "PASSED", "x"), "nothing to correct"),
+        ((*GRADED, mem(1)), RegradeRun("batch01-nomem-run1", "CORRECT", "x"),
+         "batch01-mem-run1 was started on its grade"),
+        ((*PASSED_BATCH_1, MemoryKept(1, 9)), RegradeRun("batch01-mem-run1", "CORRECT", "x"),
+         "batch 1's memory was kept on its grade"),
+        ((*PASSED_BATCH_1, BatchBuilt(2, 2, "w", "new", ("c3", "c4"), ())),
+         RegradeRun("batch01-mem-run1", "VOID", "x"), "batch 2 was built after it"),
+        ((STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"), DifficultAdded("c1", ("wrong",),
+          "batch01-nomem-run1"), nomem(2), graded("batch01-nomem-run2", "PASSED"),
+          DifficultFixed("c1", "batch01-nomem-run2")),
+         RegradeRun("batch01-nomem-run2", "WRONG", "x", ("c1",)), "c1 was marked fixed in it"),
+    ])
+    def test_refused_when_a_decision_was_taken_on_the_grade(self, facts, command, message):
+        with pytest.raises(Refused, match=message):
+            decide(command, given(*facts))
+
+
 class TestRecords:
+    @pytest.mark.parametrize("verdict, wrong, message", [
+        ("VOID", (), "is VOID"), ("WRONG", ("c1",), "got c1 wrong"),
+    ])
+    def test_a_fix_in_a_run_that_did_not_get_the_case_right_is_refused(self, verdict, wrong, message):
+        state = given(STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"),
+                      DifficultAdded("c1", ("wrong",), "batch01-nomem-run1"), nomem(2),
+                      graded("batch01-nomem-run2", verdict, *wrong))
+
+        with pytest.raises(Refused, match=message):
+            decide(FixDifficult("c1", "batch01-nomem-run2"), state)
+
+    def test_a_fix_in_a_run_that_did_not_hold_the_case_is_refused(self):
+        state = given(STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"),
+                      DifficultAdded("c3", ("wrong",), "batch01-nomem-run1"), nomem(2),
+                      graded("batch01-nomem-run2", "PASSED"))
+
+        with pytest.raises(Refused, match="c3 was not in run batch01-nomem-run2"):
+            decide(FixDifficult("c3", "batch01-nomem-run2"), state)
+
+
     def test_a_reason_outside_the_five_is_refused(self):
         with pytest.raises(BadInput, match="reason 'slow' is not one of"):
             decide(AddDifficult("c1", ("slow",), "batch01-nomem-run1"), given(STARTED, SMOKE, N1))

@@ -29,12 +29,13 @@ from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningSta
 from projections.tune.halves import Half, batch_finished, half, run_name
 from projections.tune.history import history
 from projections.tune.refusals import check_count, require_run, require_tuning, wrong_log
+from projections.tune.regrade import RegradeRun, check_grade, regrade_run
 from projections.tune.selection import check_cases, selection_order
-from projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, VERDICTS, TuneState
+from projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
 
 __all__ = [
     "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
-    "RecordUsage", "StartFinal", "StartRun", "decide",
+    "RecordUsage", "RegradeRun", "StartFinal", "StartRun", "decide",
 ]
 
 MAX_CONCURRENCY = 16
@@ -102,6 +103,8 @@ def decide(command: object, state: TuneState) -> list:
             return start_final(state)
         case GradeRun():
             return grade_run(state, command)
+        case RegradeRun():
+            return regrade_run(state, command)
         case AddDifficult():
             return add_difficult(state, command)
         case FixDifficult():
@@ -267,19 +270,8 @@ def start_final(state: TuneState) -> list:
 
 def grade_run(state: TuneState, command: GradeRun) -> list:
     run = require_run(state, command.run)
-    if command.verdict not in VERDICTS:
-        raise BadInput(f"verdict {command.verdict!r} is not one of {', '.join(VERDICTS)}", verdict=command.verdict)
-    for option, value in (("--llm-calls", command.llm_calls), ("--tokens", command.tokens),
-                          ("--saved-twice", command.saved_twice)):
-        check_count(option, value)
-    wrong = tuple(dict.fromkeys(command.wrong))
-    strangers = [case for case in wrong if case not in run.cases]
-    if strangers:
-        raise BadInput(f"case(s) {' '.join(strangers)} are not in run {run.name}: --wrong names cases of the run",
-                       run=run.name, cases=strangers)
-    if command.verdict == "PASSED" and wrong:
-        raise BadInput(f"a PASSED run has no wrong case, but --wrong names {' '.join(wrong)}: grade it WRONG",
-                       run=run.name)
+    wrong = check_grade(run, command.verdict, command.wrong, {
+        "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice})
     graded = RunGraded(run.name, command.verdict, wrong, command.llm_calls, command.tokens, command.saved_twice,
                        command.findings, command.note)
     if not run.graded:
@@ -289,4 +281,5 @@ def grade_run(state: TuneState, command: GradeRun) -> list:
     if recorded == graded:
         return []
     raise Refused(f"run {run.name} is already graded ({run.verdict}) with other values: a run is graded once; "
-                  "start the next run and grade that one", run=run.name, verdict=run.verdict)
+                  "a grade given by mistake is corrected with `batchlog tune run regrade "
+                  f"{run.name} --verdict VERDICT --reason TEXT`", run=run.name, verdict=run.verdict)

@@ -22,6 +22,7 @@ from projections.tune.events import (
     DifficultFixed,
     MemoryKept,
     RunGraded,
+    RunRegraded,
     RunStarted,
     TuningStarted,
     UsageRecorded,
@@ -30,6 +31,7 @@ from projections.tune.state import (
     Batch,
     Case,
     Change,
+    Correction,
     Difficult,
     KeptMemory,
     ModelUsage,
@@ -65,6 +67,8 @@ def evolve(state: TuneState, event: Event) -> TuneState:
                 saved_twice=fact.saved_twice, findings=fact.findings, note=fact.note, graded_seq=event.seq,
                 graded_at=event.at,
             ))
+        case RunRegraded() as fact:
+            return _regraded(state, fact, event)
         case DifficultAdded() as fact:
             notes = (Note(fact.run, fact.note),) if fact.note else ()
             entry = Difficult(fact.case, fact.reasons, fact.run, event.seq, notes=notes)
@@ -85,6 +89,19 @@ def evolve(state: TuneState, event: Event) -> TuneState:
             return state if state.foreign else _replaced(state, foreign=event.type)
         case _:
             raise TypeError(f"evolve does not know the event {event.type} ({type(event.data).__name__})")
+
+
+def _regraded(state: TuneState, fact: RunRegraded, event: Event) -> TuneState:
+    """The run's grade replaced by the correction (its graded seq stays the original's), the correction kept."""
+    run = state.run_named(fact.run)
+    if run is None:
+        return state
+    correction = Correction(fact.run, run.verdict, fact.verdict, fact.reason, event.seq, event.at)
+    state = _replace_run(state, fact.run, lambda run: _replaced(
+        run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
+        saved_twice=fact.saved_twice,
+    ))
+    return _replaced(state, corrections=(*state.corrections, correction))
 
 
 def _started(state: TuneState, fact: TuningStarted) -> TuneState:

@@ -147,6 +147,9 @@ def _entry(state: TuneState, run: Run, files: frozenset[str]) -> str:
     if links:
         lines.append("- " + " · ".join(links))
     lines.append(f"- Graded at seq {run.graded_seq}, {run.graded_at}.")
+    for correction in (c for c in state.corrections if c.run == run.name):
+        lines.append(f"- Regraded from {correction.was} to {correction.verdict} at seq {correction.seq}, "
+                     f"{correction.at}: {plain(correction.reason)}")
     return "\n".join(lines)
 
 

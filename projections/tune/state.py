@@ -20,6 +20,7 @@ Shape (stable: the README and audit views read it):
       runs: tuple[Run, ...]             every run in the order it was started
       difficult: tuple[Difficult, ...]  difficult entries in the order they were added
       memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
+      corrections: tuple[Correction, ...]  every `run regrade`, in log order
       foreign: str | None               type of an event of another loop met in this log
 """
 
@@ -178,6 +179,18 @@ class KeptMemory:
     at: str
 
 
+@attrs.frozen
+class Correction:
+    """A grade corrected by `run regrade`: the verdict before and after, why, and where in the log."""
+
+    run: str
+    was: str
+    verdict: str
+    reason: str
+    seq: int
+    at: str
+
+
 @attrs.frozen(slots=False)
 class TuneState:
     """Everything the tuning's log says so far (see the module docstring for the shape)."""
@@ -189,6 +202,7 @@ class TuneState:
     runs: tuple[Run, ...] = ()
     difficult: tuple[Difficult, ...] = ()
     memories: tuple[KeptMemory, ...] = ()
+    corrections: tuple[Correction, ...] = ()
     foreign: str | None = None
 
     @property
