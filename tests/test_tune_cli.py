@@ -96,6 +96,8 @@ class TestNextBatch:
         tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED")
         tune(tuning, "run", "start", "--batch", "3", "--kind", "mem")
         tune(tuning, "run", "grade", "batch03-mem-run1", "--verdict", "PASSED")
+        assert "its memory is not kept yet" in tune(tuning, "next-batch", "-o", "x/cases.json").err
+        tune(tuning, "memory", "keep", "--batch", "3", "--nodes", "50")
         before = (tuning / "events.jsonl").read_bytes()
         preview = tune(tuning, "next-batch")
         assert (tuning / "events.jsonl").read_bytes() == before
@@ -183,7 +185,8 @@ class TestNextBatch:
         for args in (("next-batch", "-o", str(folder / "runs/batch01-nomem-run1/cases.json")),
                      ("run", "grade", "batch01-nomem-run1", "--verdict", "PASSED"),
                      ("run", "start", "--batch", "1", "--kind", "mem"),
-                     ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED")):
+                     ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED"),
+                     ("memory", "keep", "--batch", "1", "--nodes", "3")):
             assert tune(folder, *args).code == 0
 
         result = tune(folder, "next-batch")

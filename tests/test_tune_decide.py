@@ -22,6 +22,7 @@ from projections.tune.decide import (
 )
 from projections.tune.events import (
     BatchBuilt,
+    ChangeRecorded,
     DifficultAdded,
     DifficultFixed,
     MemoryKept,
@@ -154,7 +155,7 @@ class TestStartRun:
 
         with pytest.raises(Refused, match=r"1 difficult case\(s\) are open \(c1\)"):
             decide(StartFinal(), given(*facts))
-        fixed = given(*facts, DifficultFixed("c1", "batch01-mem-run1"))
+        fixed = given(*facts, DifficultFixed("c1", "batch01-mem-run1"), MemoryKept(1, 9))
         assert decide(StartFinal(), fixed) == [RunStarted("final-run1", 0, "final", 1, STARTED.selection)]
 
 
@@ -318,3 +319,46 @@ class TestNextStep:
         assert next_step(given(*facts), "t").command == "batchlog tune run start --final --dir t"
         final = (RunStarted("final-run1", 0, "final", 1, STARTED.selection), graded("final-run1", "PASSED"))
         assert next_step(given(*facts, *final)).step == "done"
+        assert next_step(given(*facts, *final), "t").command == "batchlog tune audit --dir t"
+
+
+class TestMemoryBeforeTheNextBatch:
+    def test_the_next_batch_waits_for_the_passed_batchs_memory(self):
+        with pytest.raises(Refused, match=r"batch 1's with-memory half passed but its memory is not kept yet: run "
+                                          r"`batchlog tune memory keep --batch 1 --nodes NODES`"):
+            decide(BuildBatch(), given(*PASSED_BATCH_1))
+        assert [type(e) for e in decide(BuildBatch(), given(*PASSED_BATCH_1, MemoryKept(1, 9)))] == [
+            BatchBuilt, RunStarted]
+
+    def test_a_given_up_batch_keeps_no_memory_and_does_not_block(self):
+        runs = [e for k in range(1, 5) for e in (nomem(k), graded(f"batch01-nomem-run{k}", "CORRECT"))]
+
+        assert [type(e) for e in decide(BuildBatch(), given(STARTED, SMOKE, *runs))] == [BatchBuilt, RunStarted]
+
+
+class TestFinished:
+    """Once the final check passed, the tuning is closed: only the final runs' usage and changes follow."""
+
+    EVERYTHING = BatchBuilt(1, 6, "w", "new", STARTED.selection, (), 0, 0)
+    DONE = (STARTED, EVERYTHING, RunStarted("batch01-nomem-run1", 1, "nomem", 1, EVERYTHING.new),
+            graded("batch01-nomem-run1", "PASSED"), RunStarted("batch01-mem-run1", 1, "mem", 1, EVERYTHING.new),
+            graded("batch01-mem-run1", "PASSED"), MemoryKept(1, 9),
+            RunStarted("final-run1", 0, "final", 1, STARTED.selection), graded("final-run1", "PASSED"))
+
+    @pytest.mark.parametrize("command", [
+        StartFinal(), BuildBatch(), StartRun(1, "mem"), KeepMemory(1, 10),
+        RegradeRun("final-run1", "CORRECT", "x"), RegradeRun("batch01-mem-run1", "CORRECT", "x"),
+        AddDifficult("c1", ("wrong",), "final-run1"), RecordChange("batch01-mem-run1", "a.md", "x"),
+        RecordUsage("batch01-mem-run1", "m", 1, 1, 1),
+    ])
+    def test_a_command_that_would_append_is_refused(self, command):
+        with pytest.raises(Refused, match="the tuning is finished: the final check passed in final-run1"):
+            decide(command, given(*self.DONE))
+
+    def test_the_final_runs_usage_and_changes_are_still_recorded_and_repeats_answered(self):
+        state = given(*self.DONE)
+
+        assert decide(RecordUsage("final-run1", "m", 1, 2, 3), state) == [UsageRecorded("final-run1", "m", 1, 2, 3)]
+        assert decide(RecordChange("final-run1", "a.md", "x"), state) == [ChangeRecorded("final-run1", "a.md", "x")]
+        assert decide(GradeRun("final-run1", "PASSED"), state) == []
+        assert decide(KeepMemory(1, 9), state) == []

@@ -26,7 +26,7 @@ from projections.tune.decide_records import (
     record_usage,
 )
 from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
-from projections.tune.halves import Half, batch_finished, half, run_name
+from projections.tune.halves import Half, batch_finished, batch_passed, half, run_name
 from projections.tune.history import history
 from projections.tune.refusals import check_count, require_run, require_tuning, wrong_log
 from projections.tune.regrade import RegradeRun, check_grade, regrade_run
@@ -94,6 +94,17 @@ def decide(command: object, state: TuneState) -> list:
         case InitTuning():
             return init_tuning(state, command)
     require_tuning(state)
+    try:
+        events = _decide_on_a_tuning(command, state)
+    except Refused:
+        _require_not_finished(state, command)  # a closed tuning says so, whatever else it would refuse
+        raise
+    if events:
+        _require_not_finished(state, command)
+    return events
+
+
+def _decide_on_a_tuning(command: object, state: TuneState) -> list:
     match command:
         case BuildBatch():
             return build_batch(state, command)
@@ -117,6 +128,20 @@ def decide(command: object, state: TuneState) -> list:
             return record_usage(state, command)
         case _:
             raise TypeError(f"decide does not know the command {type(command).__name__}")
+
+
+def _require_not_finished(state: TuneState, command: object) -> None:
+    """Once the final check passed the tuning is closed: only the final runs' usage and changes may follow
+    (a repeat that appends nothing is still answered)."""
+    finals = state.runs_of(0, FINAL)
+    if half(finals) is not Half.PASSED:
+        return
+    if isinstance(command, RecordUsage | RecordChange) and command.run.startswith(f"{FINAL}-"):
+        return
+    passed = next(run for run in finals if run.verdict == "PASSED")
+    raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only the final run's usage "
+                  "and changes may still be recorded; check the record with `batchlog tune audit`",
+                  run=passed.name)
 
 
 def init_tuning(state: TuneState, command: InitTuning) -> list:
@@ -172,6 +197,8 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
         raise Refused(f"batch {last.number} has neither passed (its with-memory half PASSED) nor been given up "
                       f"(a half at its limit of runs): finish it first; `batchlog tune next` says how",
                       batch=last.number)
+    if last is not None:
+        _require_memory_kept(state, last.number)
     if state.runs_of(0, FINAL):
         raise Refused("the final check has started: no batch comes after it", run=state.runs_of(0, FINAL)[-1].name)
     plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
@@ -183,6 +210,15 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
     )
     first = RunStarted(run_name(plan.number, "nomem", 1), plan.number, "nomem", 1, built.new + built.recheck)
     return [built, first]
+
+
+def _require_memory_kept(state: TuneState, batch: int) -> None:
+    """A batch whose with-memory half passed hands its memory on before anything comes after it."""
+    if batch_passed(state, batch) and not any(kept.batch == batch for kept in state.memories):
+        raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `batchlog tune "
+                      f"memory keep --batch {batch} --nodes NODES` (NODES: the nodes in its memory); when that "
+                      "passes, the batch's memory becomes the last good memory, and the next batch is built",
+                      batch=batch)
 
 
 def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
@@ -264,6 +300,8 @@ def start_final(state: TuneState) -> list:
     if current is not None and not batch_finished(state, current.number):
         raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
                       "before the final check", batch=current.number)
+    if current is not None:
+        _require_memory_kept(state, current.number)
     number = len(finals) + 1
     return [RunStarted(run_name(0, FINAL, number), 0, FINAL, number, state.selection)]
 

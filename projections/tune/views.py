@@ -134,9 +134,9 @@ def _run_again(state: TuneState, batch: int, kind: str, folder: str) -> NextStep
 def _after_final(finals: tuple[Run, ...], folder: str) -> NextStep:
     last = finals[-1]
     if half(finals) is Half.PASSED:
-        return NextStep("done", f"Done: the final check passed in {last.name}. The last good memory is the one "
-                        "to ship; the log holds the whole record.",
-                        "batchlog log verify " + shlex.quote(f"{folder}/events.jsonl"))
+        return NextStep("done", f"Done: the final check passed in {last.name} and the tuning is closed. The last "
+                        "good memory is the one to ship; run the audit, which replays the log and checks "
+                        "every promise of a finished tuning.", _command("audit", folder))
     number = len(finals) + 1
     if last.verdict == "VOID":
         words = f"{last.name} was VOID: run the final check again as final-run{number}."
