@@ -139,7 +139,7 @@ class TestStartRun:
         assert decide(StartRun(1, "nomem"), given(*facts[:-2]))[0].run == "batch01-nomem-run5"
 
     def test_a_batch_that_does_not_exist_is_refused(self):
-        with pytest.raises(BadInput, match="batch 7 does not exist"):
+        with pytest.raises(BadInput, match=r"batch 7 does not exist \(batch 1 is the only one built\)"):
             decide(StartRun(7, "nomem"), given(STARTED, SMOKE, N1))
 
     def test_the_final_check_with_unused_cases_is_refused(self):

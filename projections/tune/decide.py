@@ -243,7 +243,9 @@ def start_run(state: TuneState, command: StartRun) -> list:
         raise BadInput(f"--kind {command.kind!r} is not a half: use nomem or mem", kind=command.kind)
     batch = state.batch_numbered(command.batch)
     if batch is None:
-        built = f"batches built: 1-{len(state.batches)}" if state.batches else "no batch is built yet"
+        count = len(state.batches)
+        built = ("no batch is built yet" if not count else "batch 1 is the only one built" if count == 1
+                 else f"batches built: 1-{count}")
         raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `batchlog tune next-batch "
                        "-o FILE`", batch=command.batch)
     last = state.last_run
