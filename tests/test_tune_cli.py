@@ -56,6 +56,16 @@ class TestViews:
             "ahead         at least 5 more batch(es) for new cases, plus what the 1 open difficult case(s) need\n"
         )
 
+    def test_status_json_gives_the_figures_as_fields(self, tuning):
+        body = json.loads(tune(tuning, "status", "--json").out)
+
+        assert {key: value for key, value in body.items() if key != "lines"} == {
+            "selection": 64, "used": 15, "unused": 49, "batches_built": 3, "next_size": 10,
+            "next_size_why": "batch 3 went smoothly (1 no-memory + 0 with-memory runs, no new difficult case): "
+                             "6 -> 10",
+            "difficult": {"open": 1, "fixed": 1, "stuck": 0}, "batches_ahead": 5}
+        assert body["lines"] == tune(tuning, "status").out.splitlines()
+
     def test_status_with_m_shows_the_size_it_sets(self, tuning):
         result = tune(tuning, "status", "-m", "4")
 

@@ -71,3 +71,20 @@ def test_a_template_run_unchanged_is_refused_with_exit_2_and_nothing_appended(tm
                    if not p.name.endswith(".lock"))
     assert after == [item for item in before if not item[0].name.endswith(".lock")]
     assert not (tmp_path / "DATASET").exists() and not (tmp_path / "FILE").exists()
+
+
+def test_the_status_fields_are_the_figures_of_the_status_lines_in_every_fixture_state():
+    from projections.tune.views import progress_figures
+
+    for state in STATES:
+        if state.settings is None:
+            continue
+        body = progress_figures(state)
+        lines = body["lines"]
+        assert lines[0] == f"selection     {body['selection']} cases"
+        assert lines[1] == f"used          {body['used']}, {body['unused']} not yet in any batch"
+        assert lines[2] == f"batches       {body['batches_built']} built"
+        assert lines[3] == f"next size     {body['next_size']} - {body['next_size_why']}"
+        difficult = body["difficult"]
+        assert lines[4] == f"difficult     {difficult['open']} open · {difficult['fixed']} fixed · {difficult['stuck']} stuck"
+        assert lines[5].startswith(f"ahead         at least {body['batches_ahead']} more batch(es)")

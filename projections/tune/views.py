@@ -25,6 +25,22 @@ def progress(state: TuneState, size: int | None = None) -> list[str]:
     return rules.progress_lines(history(state), size)
 
 
+def progress_figures(state: TuneState, size: int | None = None) -> dict[str, object]:
+    """The figures of the status lines as fields, for `tune status --json` (the lines come beside them)."""
+    require_tuning(state)
+    past = history(state)
+    planned = rules.next_size(past, size)
+    unused = rules.unused_cases(past)
+    return {
+        "selection": len(past.selection), "used": len(rules.used_ids(past)), "unused": len(unused),
+        "batches_built": len(past.batches), "next_size": planned.size, "next_size_why": planned.why,
+        "difficult": {"open": len(rules.open_difficult(past)), "fixed": len(rules.fixed_difficult(past)),
+                      "stuck": len(rules.stuck_difficult(past))},
+        "batches_ahead": -(-len(unused) // past.settings.max_batch),
+        "lines": rules.progress_lines(past, size),
+    }
+
+
 # The placeholders a printed command may hold: bare upper-case words with no shell metacharacter, so a command
 # pasted unchanged is one simple command that batchlog refuses (exit 2, naming the choices), never a pipe.
 PLACEHOLDERS: dict[str, dict[str, object]] = {
