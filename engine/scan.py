@@ -28,7 +28,8 @@ from engine import own_types
 from engine.chain import GENESIS
 from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
 from engine.lines import LineReader
-from engine.registry import Registry, domain_maker
+from engine.fast import domain_maker
+from engine.registry import Registry
 
 
 @attrs.frozen
@@ -192,7 +193,6 @@ class Scan:
         fields = FIELD_SET
         current = self._current_types()
         skip = self._skipped_types()
-        new_event = event_maker()
         number, last_seq, last_hash, last_at = c.number, c.seq, c.hash, c.at
         prev_physical = c.prev_physical
         stop = self.stop_seq
@@ -252,7 +252,7 @@ class Scan:
                         last_seq, last_hash, last_at = seq, digest, at
                         if self.first_at is None:
                             self.first_at = at
-                        yield new_event(seq, type_, v, at, id_, domain)
+                        yield Event(seq, type_, v, at, id_, domain)
                         continue
                 if pending is not None:
                     # No line vouches for the one before (taken from its bytes): it gets every check first.
@@ -291,7 +291,7 @@ class Scan:
     def _current_types(self) -> dict[str, tuple[int, Callable[[dict], Any]]]:
         """Types whose current version decodes as `cls(**data)`: the fast path's (version, maker) by name.
 
-        A maker is `registry.domain_maker(cls)`, looked up on a type's first event (a scan of a
+        A maker is `engine.fast.domain_maker(cls)`, looked up on a type's first event (a scan of a
         short log does not build makers for types it never meets). With `only`, the types outside it
         are left out: their lines are never decoded.
         """
@@ -371,9 +371,14 @@ def _parsed(line: bytes) -> Any:
 
 
 def _at_of(line: bytes) -> str:
-    """The `at` of a line whose envelope was checked from its bytes (`..."v":N,"at":"AT",...`)."""
+    """The `at` of a line whose envelope was checked from its bytes (`..."v":N,"at":"AT",...`).
+
+    Exact for every line batchlog writes; a damaged line gives a garbled time, which never lasts: no
+    later line links to a damaged line, so it is checked in full and its time dropped."""
     begin = line.index(b',"at":"') + 7
-    return line[begin : line.index(b'"', begin)].decode()
+    return line[begin : line.index(b'"', begin)].decode("utf-8", "replace")
+
+
 def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[[dict], Any]:
     """Decodes a type's first event, putting the class's maker in its place in `current`."""
 
@@ -383,28 +388,3 @@ def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[
         return maker(data)
 
     return first
-
-
-def event_maker():
-    """`Event(seq, type, v, at, id, data)`, built without attrs' frozen __init__ (the scan's hot path).
-
-    Sets the same slots the generated __init__ would; `Event`'s fields are checked here so a
-    change to the class cannot silently go unset.
-    """
-    names = tuple(field.name for field in attrs.fields(Event))
-    if names != ("seq", "type", "v", "at", "id", "data") or not hasattr(Event, "__slots__"):
-        return Event
-    new = object.__new__
-    set_seq, set_type, set_v, set_at, set_id, set_data = (Event.__dict__[name].__set__ for name in names)
-
-    def make(seq: int, type_: str, v: int, at: str, id_: str, data: object) -> Event:
-        event = new(Event)
-        set_seq(event, seq)
-        set_type(event, type_)
-        set_v(event, v)
-        set_at(event, at)
-        set_id(event, id_)
-        set_data(event, data)
-        return event
-
-    return make
