@@ -11,8 +11,6 @@ from typing import Any
 
 import attrs
 
-from engine.fast import domain_maker  # the one decoding trick kept, beside its plain version
-
 Upcaster = Callable[[dict], dict]
 
 
@@ -50,7 +48,7 @@ class EventType:
         if self.decode is not None:
             return self.decode(data)
         if self.cls is not None:
-            return domain_maker(self.cls)(data)
+            return self.cls(**data)
         return data
 
 

@@ -17,7 +17,7 @@ vouched for by the next line's `prev`; the last line, which no line vouches for,
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 from hashlib import sha256
 
@@ -28,7 +28,6 @@ from engine import own_types
 from engine.chain import GENESIS
 from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
 from engine.lines import LineReader
-from engine.fast import domain_maker
 from engine.registry import Registry
 
 
@@ -245,7 +244,7 @@ class Scan:
                     and v == spec[0]
                 ):
                     try:
-                        domain = spec[1](data)
+                        domain = spec[1](**data)
                     except (TypeError, ValueError, KeyError):
                         pass  # the checked path counts it as bad data
                     else:
@@ -288,18 +287,13 @@ class Scan:
         if kept is None and c.seq == self.start.seq:
             self.first_at = None  # it was the scan's first event
 
-    def _current_types(self) -> dict[str, tuple[int, Callable[[dict], Any]]]:
-        """Types whose current version decodes as `cls(**data)`: the fast path's (version, maker) by name.
+    def _current_types(self) -> dict[str, tuple[int, type]]:
+        """Types whose current version decodes as `cls(**data)`: the fast path's (version, cls) by name.
 
-        A maker is `engine.fast.domain_maker(cls)`, looked up on a type's first event (a scan of a
-        short log does not build makers for types it never meets). With `only`, the types outside it
-        are left out: their lines are never decoded.
+        With `only`, the types outside it are left out: their lines are never decoded.
         """
-        current: dict[str, tuple[int, Callable[[dict], Any]]] = {}
-        for name, spec in self.registry.by_name.items():
-            if spec.cls is not None and spec.decode is None and (self.only is None or name in self.only):
-                current[name] = (spec.version, _first_maker(current, name, spec.version, spec.cls))
-        return current
+        return {name: (spec.version, spec.cls) for name, spec in self.registry.by_name.items()
+                if spec.cls is not None and spec.decode is None and (self.only is None or name in self.only)}
 
     def _skipped_types(self) -> dict[bytes, bytes]:
         """The known types outside `only`, as the bytes of their name -> the bytes that must follow it
@@ -377,14 +371,3 @@ def _at_of(line: bytes) -> str:
     later line links to a damaged line, so it is checked in full and its time dropped."""
     begin = line.index(b',"at":"') + 7
     return line[begin : line.index(b'"', begin)].decode("utf-8", "replace")
-
-
-def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[[dict], Any]:
-    """Decodes a type's first event, putting the class's maker in its place in `current`."""
-
-    def first(data: dict) -> Any:
-        maker = domain_maker(cls)
-        current[name] = (version, maker)
-        return maker(data)
-
-    return first
