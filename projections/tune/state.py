@@ -5,11 +5,6 @@ None, tuples, nested attrs classes), so a snapshot can store them generically.
 Its size grows with cases, batches, runs, changes and difficult entries, never
 with the number of usage events: usage is kept as running totals per run and model.
 
-`TuneState`, `Run` and `ModelUsage` keep their fields in an instance `__dict__`
-(`slots=False`) so that the fold can derive the next state by copying that dict
-with one field replaced, about five times cheaper than a constructor call:
-usage reports are most of a tuning's events.
-
 Shape (stable: the README and audit views read it):
 
     TuneState
@@ -104,7 +99,7 @@ class Change:
     seq: int
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class ModelUsage:
     """A run's usage of one model: the latest running totals and how many reports gave them."""
 
@@ -115,7 +110,7 @@ class ModelUsage:
     reports: int
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class Run:
     """One run: `kind` is "nomem", "mem" or "final" (`batch` 0); `verdict` "" until graded."""
 
@@ -191,7 +186,7 @@ class Correction:
     at: str
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class TuneState:
     """Everything the tuning's log says so far (see the module docstring for the shape)."""
 
