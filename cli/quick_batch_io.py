@@ -109,7 +109,7 @@ def clear_folder_but_log(run_dir: Path) -> None:
 
 def open_log(run_dir: Path) -> EventLog:
     """The batch's log, with snapshots (`events.jsonl.snap/`, written once a batch is long)."""
-    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
+    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say, on_note=_say)
 
 
 def refuse_foreign_log(log: EventLog) -> None:

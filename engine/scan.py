@@ -20,7 +20,7 @@ import orjson
 from engine import own_types
 from engine.chain import GENESIS
 from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
-from engine.lines import LineReader
+from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
 from engine.registry import Registry, domain_maker
 
 
@@ -79,6 +79,7 @@ class Scan:
         self.bad = 0
         self.newer: list[Problem] = []
         self.problems: list[Problem] = []
+        self.first_problem: Problem | None = None  # kept even without `describe`: views name it when they refuse
         self.torn = 0
         self.lines = start.line
         self.first_at: str | None = None
@@ -88,6 +89,8 @@ class Scan:
         self.bad += 1
         if self.describe:
             self.problems.append(Problem(line, code, message, seq))
+        if self.first_problem is None:
+            self.first_problem = Problem(line, code, message, seq)
 
     def __iter__(self) -> Iterator[Event]:
         # The common line (valid envelope, linked to the line before, the next seq, a current type)
@@ -150,7 +153,11 @@ class Scan:
                 skipped += 1
                 after_bad, previous_bad = previous_bad, True
                 if obj is None:
-                    self._problem(number, "bad_json", f"line {number} is not JSON")
+                    if line is OVERLONG:
+                        self._problem(number, "line_too_long",
+                                      f"line {number} is longer than {MAX_LINE_BYTES >> 20} MiB, the most a line may hold")
+                    else:
+                        self._problem(number, "bad_json", f"line {number} is not JSON")
                     continue
                 why = envelope_problem(obj)
                 if why is not None:
