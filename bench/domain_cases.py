@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from bench.engine_cases import bare_loads, floor_ratio
-from bench.measure import Row, side_by_side
+from bench.measure import Row, Timing, side_by_side, wall_seconds
 from bench.workloads import (
     quick_batch_events,
     seed_batch_lines,
@@ -28,35 +28,38 @@ from engine import EventLog, Snapshots, open_log
 SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
 QUICK_BATCH_SEED = SEEDS / "skf-quick-batch.py"
 BATCH_MJS = SEEDS / "batch.mjs"
-NEW_EVENTS = 1000
 
 
 def _tune() -> tuple[Any, Any, Any, Any]:
     from projections.catalog import all_types
-    from projections.tune.evolve import TUNE
+    from projections.tune.evolve import without_usage
     from projections.tune.views import next_step, progress
 
-    return all_types(), TUNE, progress, next_step
+    registry = all_types()
+    # What `tune status` and `tune next` replay (cli/tune_log.py): the tuning without its usage reports.
+    return registry, without_usage(registry.by_name), progress, next_step
 
 
-def tune_rows(folder: Path, events: int, repeats: int) -> list[Row]:
-    """`tune status` from a full replay against orjson.loads, and status + next from a snapshot."""
+def tune_rows(folder: Path, events: int, rounds: int) -> list[Row]:
+    """`tune status` from a full replay against orjson.loads, and status + next from a snapshot after 0.1%
+    new events (usage of the run in progress, where a real tuning's events go)."""
     registry, tune, progress, next_step = _tune()
-    path = folder / "tuning" / "events.jsonl"
-    path.parent.mkdir()
+    path = tuning_log(folder)
     end = write_log(path, registry, tuning_events(events))
 
     def status(log: EventLog) -> object:
         return progress(log.replay(tune).state)
 
-    ours, baseline = side_by_side(lambda: status(EventLog(path, registry)), lambda: bare_loads(path), repeats)
-    rows = [Row(f"tune status, full replay of {events:,} tuning events (vs orjson.loads loop)", ours, baseline,
-                "s", 1.5, floor=floor_ratio(path, lambda: bare_loads(path), repeats))]
+    bare_loads(path)  # the page cache warm for both sides
+    timing = side_by_side(lambda: status(EventLog(path, registry)), lambda: bare_loads(path), rounds)
+    rows = [Row.timed(f"tune status, full replay of {events:,} tuning events (vs orjson.loads loop)", timing, 1.5,
+                      floor=floor_ratio(path, lambda: bare_loads(path), rounds))]
 
-    EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune)  # a snapshot at the end of the log
+    state = EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune).state  # a snapshot at the end
     snapshot_dir = path.with_name(path.name + ".snap")
     kept = {p.name: p.read_bytes() for p in snapshot_dir.iterdir()}
-    write_log(path, registry, usage_events("batch01-nomem-run1", NEW_EVENTS, start=10**6), after=end)
+    new = new_events(events)
+    write_log(path, registry, usage_events(state.runs[-1].name, new, start=10**6), after=end)
 
     def restore_snapshot() -> None:
         for name, data in kept.items():
@@ -66,12 +69,22 @@ def tune_rows(folder: Path, events: int, repeats: int) -> list[Row]:
         state = log.replay(tune).state
         return progress(state), next_step(state)
 
-    ours, baseline = side_by_side(lambda: status_and_next(open_log(path, registry)),
-                                  lambda: status_and_next(EventLog(path, registry)), repeats,
-                                  prepare=restore_snapshot)
-    rows.append(Row(f"tune status + next from a snapshot, {NEW_EVENTS:,} new events on {events:,} (vs full replay)",
-                    ours, baseline, "s", 0.05))
+    timing = side_by_side(lambda: status_and_next(open_log(path, registry)),
+                          lambda: status_and_next(EventLog(path, registry)), rounds, prepare=restore_snapshot)
+    rows.append(Row.timed(f"tune status + next from a snapshot, {new:,} new events (0.1%) on {events:,} "
+                          "(vs full replay)", timing, 0.05))
     return rows
+
+
+def tuning_log(folder: Path) -> Path:
+    path = folder / "tuning" / "events.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    return path
+
+
+def new_events(events: int) -> int:
+    """0.1% of a log's events: what a tuning adds between two views of a long log."""
+    return max(1, events // 1000)
 
 
 def _seed_module() -> Any:
@@ -81,11 +94,11 @@ def _seed_module() -> Any:
     return module
 
 
-def quick_batch_rows(folder: Path, events: int, repeats: int) -> list[Row]:
+def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     """The quick batch's replay against the seed's load() on the same events."""
     case = f"quick batch, replay of {events:,} events (vs the seed's load())"
     if not QUICK_BATCH_SEED.is_file():
-        return [Row(case, None, None, "s", 0.5, note=f"seed not found: {QUICK_BATCH_SEED}")]
+        return [Row(case, None, None, "s", 1.25, note=f"seed not found: {QUICK_BATCH_SEED}")]
     from projections.quick_batch.events import REGISTRY
     from projections.quick_batch.evolve import projection
 
@@ -97,8 +110,8 @@ def quick_batch_rows(folder: Path, events: int, repeats: int) -> list[Row]:
     write_lines(seed_dir / seed.BATCH_FILE, seed_batch_lines(events))
     view = projection()
     log = ours_dir / "events.jsonl"
-    ours, baseline = side_by_side(lambda: EventLog(log, REGISTRY).replay(view), lambda: seed.load(seed_dir), repeats)
-    return [Row(case, ours, baseline, "s", 0.5, floor=floor_ratio(log, lambda: seed.load(seed_dir), repeats))]
+    timing = side_by_side(lambda: EventLog(log, REGISTRY).replay(view), lambda: seed.load(seed_dir), rounds)
+    return [Row.timed(case, timing, 1.25, floor=floor_ratio(log, lambda: seed.load(seed_dir), rounds))]
 
 
 # -- CLI calls as processes -------------------------------------------------------------------------
@@ -123,22 +136,42 @@ def _batchlog() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "cli.main"]
 
 
-def process_rows(folder: Path, repeats: int) -> list[Row]:
-    """`batchlog quick-batch next` and `batchlog tune next-batch` as processes against the seeds."""
-    return [_quick_batch_next(folder, repeats), _tune_next_batch(folder, repeats)]
+def process_rows(folder: Path, rounds: int, events: int) -> list[Row]:
+    """CLI calls as processes, by the wall clock, each alternating with its baseline process."""
+    return [_view_from_snapshot(folder, rounds, events), _quick_batch_next(folder, rounds),
+            _tune_next_batch(folder, rounds), _tune_status(folder, rounds)]
 
 
-def _warm_side_by_side(ours: Any, theirs: Any, repeats: int) -> tuple[float, float]:
-    """Warm disk cache and bytecode cache first (one untimed call each), then side by side."""
-    ours()
-    theirs()
-    return side_by_side(ours, theirs, repeats)
+def _pair(ours: list[str], theirs: list[str], cwd: Path, rounds: int) -> Timing:
+    """Warm disk and bytecode caches first (one untimed call each), then side by side."""
+    _process(ours, cwd)
+    _process(theirs, cwd)
+    return side_by_side(lambda: _process(ours, cwd), lambda: _process(theirs, cwd), rounds, clock=wall_seconds)
 
 
-def _quick_batch_next(folder: Path, repeats: int) -> Row:
-    case = "`batchlog quick-batch next` as a process (vs the seed's next, same interpreter)"
+_IMPORT_FLOOR = [sys.executable, "-c", "import attrs, orjson"]
+_BARE_LOOP = ("import orjson, sys\nwith open(sys.argv[1], 'rb') as fh:\n    for line in fh:\n"
+              "        orjson.loads(line)\n")
+
+
+def _view_from_snapshot(folder: Path, rounds: int, events: int) -> Row:
+    """`batchlog tune status` on a long tuning log whose snapshot is up to date, against a process that
+    only runs the bare orjson.loads loop over the same log."""
+    registry, tune, _, _ = _tune()
+    path = folder / "tuning-process" / "events.jsonl"
+    path.parent.mkdir()
+    write_log(path, registry, tuning_events(events))
+    EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune)
+    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(path.parent)],
+                   [sys.executable, "-c", _BARE_LOOP, str(path)], path.parent, rounds)
+    return Row.timed(f"`batchlog tune status` as a process, snapshot up to date, {events:,} events "
+                     "(vs a process running the bare orjson.loads loop over the log)", timing, 0.15)
+
+
+def _quick_batch_next(folder: Path, rounds: int) -> Row:
+    case = "`batchlog quick-batch next` as a process (vs `python -c \"import attrs, orjson\"`)"
     if not QUICK_BATCH_SEED.is_file():
-        return Row(case, None, None, "s", 1.0, note=f"seed not found: {QUICK_BATCH_SEED}")
+        return Row(case, None, None, "s", 1.3, note=f"seed not found: {QUICK_BATCH_SEED}")
     work = folder / "qb-process"
     work.mkdir()
     targets = work / "targets.txt"
@@ -147,21 +180,14 @@ def _quick_batch_next(folder: Path, repeats: int) -> Row:
     _process([*_batchlog(), "quick-batch", "start", str(targets), "--run-dir", str(ours)], work)
     _process([sys.executable, str(QUICK_BATCH_SEED), "start", str(targets), "--run-dir", str(theirs)], work)
     seed_next = [sys.executable, str(QUICK_BATCH_SEED), "next", "--run-dir", str(theirs)]
-    ours_time, seed_time = _warm_side_by_side(
-        lambda: _process([*_batchlog(), "quick-batch", "next", "--run-dir", str(ours)], work),
-        lambda: _process(seed_next, work), repeats)
-    # The floor: the interpreter with the libraries DESIGN.md names for event and state classes, doing nothing.
-    least, seed_again = _warm_side_by_side(lambda: _process([sys.executable, "-c", "import attrs, orjson"], work),
-                                           lambda: _process(seed_next, work), repeats)
-    return Row(case, ours_time, seed_time, "s", 1.0, floor=least / seed_again)
+    ours_next = [*_batchlog(), "quick-batch", "next", "--run-dir", str(ours)]
+    timing = _pair(ours_next, _IMPORT_FLOOR, work, rounds)
+    seed = _pair(ours_next, seed_next, work, rounds)
+    return Row.timed(case, timing, 1.3, note=f"{seed.ratio:.2f}× the seed's next")
 
 
-def _tune_next_batch(folder: Path, repeats: int) -> Row:
-    case = "`batchlog tune next-batch` preview as a process (vs node batch.mjs next)"
-    node = shutil.which("node")
-    if not BATCH_MJS.is_file() or node is None:
-        return Row(case, None, None, "s", 1.5, note="batch.mjs or node not found")
-    work = folder / "tune-process"
+def _zen_folder(work: Path) -> tuple[Path, Path]:
+    """A zen-finetune folder for batch.mjs and a batchlog tuning of the same 64 cases; (script, tuning dir)."""
     cases = [{"id": f"case-{i:03d}", "class": f"class-{i % 4}", "complexity": "complex" if i % 3 == 0 else "simple",
               "input": f"question {i}"} for i in range(64)]
     zen = work / "zen"
@@ -176,8 +202,38 @@ def _tune_next_batch(folder: Path, repeats: int) -> Row:
     dataset.write_bytes(orjson.dumps({"cases": cases}))
     ours = work / "finetune"
     _process([*_batchlog(), "tune", "init", "--dataset", str(dataset), "--dir", str(ours)], work)
-    ours_time, node_time = _warm_side_by_side(
-        lambda: _process([*_batchlog(), "tune", "next-batch", "--dir", str(ours)], work),
-        lambda: _process([node, str(script), "next"], work),
-        repeats)
-    return Row(case, ours_time, node_time, "s", 1.5)
+    return script, ours
+
+
+def _tune_process_folder(folder: Path) -> tuple[Path, Path] | None:
+    work = folder / "tune-process"
+    if (work / "finetune").is_dir():
+        return work / "zen" / ".github" / "skills" / "zen-finetune" / "scripts" / "batch.mjs", work / "finetune"
+    if not BATCH_MJS.is_file() or shutil.which("node") is None:
+        return None
+    work.mkdir()
+    return _zen_folder(work)
+
+
+def _tune_next_batch(folder: Path, rounds: int) -> Row:
+    case = "`batchlog tune next-batch` preview as a process (vs `node batch.mjs next`)"
+    found = _tune_process_folder(folder)
+    if found is None:
+        return Row(case, None, None, "s", 1.0, note="batch.mjs or node not found")
+    script, ours = found
+    node = [shutil.which("node"), str(script), "next"]
+    timing = _pair([*_batchlog(), "tune", "next-batch", "--dir", str(ours)], node, ours.parent, rounds)
+    floor = _pair(_IMPORT_FLOOR, node, ours.parent, rounds)
+    return Row.timed(case, timing, 1.0, floor=floor.ratio)
+
+
+def _tune_status(folder: Path, rounds: int) -> Row:
+    case = "`batchlog tune status` as a process (vs `node batch.mjs`)"
+    found = _tune_process_folder(folder)
+    if found is None:
+        return Row(case, None, None, "s", 1.0, note="batch.mjs or node not found")
+    script, ours = found
+    node = [shutil.which("node"), str(script)]
+    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(ours)], node, ours.parent, rounds)
+    floor = _pair(_IMPORT_FLOOR, node, ours.parent, rounds)
+    return Row.timed(case, timing, 1.0, floor=floor.ratio)

@@ -1,21 +1,22 @@
-"""The engine's rows: replay against a bare orjson loop, memory, linearity, durable appends."""
+"""The engine's rows: replay against its parse+hash floor, memory, linearity, durable appends."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from hashlib import sha256
 from pathlib import Path
 
 import orjson
 
-from bench.measure import Row, peak_bytes, side_by_side
+from bench.measure import Row, Timing, cpu_seconds, peak_bytes, side_by_side, wall_seconds
 from bench.workloads import ENGINE_REGISTRY, TOTALS, measured, write_log
 from engine import EventLog, open_log
 
 
 def bare_loads(path: Path) -> None:
-    """The baseline of every replay: orjson.loads over the file's lines, nothing else."""
+    """The baseline of the domain replays: orjson.loads over the file's lines, nothing else."""
     loads = orjson.loads
     with open(path, "rb") as fh:
         for line in fh:
@@ -23,10 +24,8 @@ def bare_loads(path: Path) -> None:
 
 
 def checked_loads(path: Path) -> None:
-    """The least a checked replay does per line (DESIGN.md): parse it, and hash it for the next line's `prev`.
-
-    Its ratio to `bare_loads` is the floor of every replay row: no replay that checks the chain can
-    go below it, whatever its fold."""
+    """The least a replay that types every event does per line (DESIGN.md): parse it, and hash it for
+    the next line's `prev`. No replay that checks the chain and parses every line can go below it."""
     loads = orjson.loads
     with open(path, "rb") as fh:
         for line in fh:
@@ -34,26 +33,25 @@ def checked_loads(path: Path) -> None:
             loads(line)
 
 
-def floor_ratio(path: Path, baseline: Callable[[], object], repeats: int) -> float:
-    """`checked_loads(path)` against `baseline`, side by side: a replay row's floor."""
-    least, base = side_by_side(lambda: checked_loads(path), baseline, repeats)
-    return least / base
+def floor_ratio(path: Path, baseline: Callable[[], object], rounds: int) -> float:
+    """`checked_loads(path)` against `baseline`, side by side (median of per-round ratios): a row's floor."""
+    return side_by_side(lambda: checked_loads(path), baseline, rounds).ratio
 
 
 def replay(path: Path) -> object:
     return EventLog(path, ENGINE_REGISTRY).replay(TOTALS).state
 
 
-def replay_rows(folder: Path, events: int, repeats: int) -> list[Row]:
-    """Full replay against orjson.loads, peak memory against a small log, and time at 10×, 100× the events."""
+def replay_rows(folder: Path, events: int, rounds: int) -> list[Row]:
+    """Full replay against parse+hash, peak memory against a small log, and time at 10×, 100× the events."""
     sizes = {n: folder / f"engine-{n}.jsonl" for n in (max(events // 100, 10), max(events // 10, 100), events)}
     for n, path in sizes.items():
         write_log(path, ENGINE_REGISTRY, measured(n))
     small_n, middle_n = list(sizes)[:2]
     big = sizes[events]
-    ours, baseline = side_by_side(lambda: replay(big), lambda: bare_loads(big), repeats)
-    rows = [Row(f"full replay of {events:,} events into a view (vs orjson.loads loop)", ours, baseline, "s", 1.5,
-                floor=floor_ratio(big, lambda: bare_loads(big), repeats))]
+    timing = side_by_side(lambda: replay(big), lambda: checked_loads(big), rounds)
+    rows = [Row.timed(f"full replay of {events:,} events, every event typed and folded (vs its floor: "
+                      "orjson.loads + sha256 per line)", timing, 2.0)]
 
     memory_n = min(1000, max(events // 10, 10))
     memory_log = folder / f"engine-memory-{memory_n}.jsonl"
@@ -63,42 +61,67 @@ def replay_rows(folder: Path, events: int, repeats: int) -> list[Row]:
     rows.append(Row(f"peak memory, replay of {events:,} events (vs {memory_n:,} events)", big_peak / 2**20,
                     small_peak / 2**20, "MiB", 1.5))
 
-    per_event = _per_event_times(sizes, events, repeats)
+    per_event = _per_event_times(sizes, events, rounds)
     for n in (middle_n, events):
+        ratios = tuple(a / b for a, b in zip(per_event[n], per_event[small_n]))
         rows.append(Row(f"replay time per event at {n // small_n}× the events ({n:,} vs {small_n:,})",
-                        per_event[n] * 1e6, per_event[small_n] * 1e6, "µs/event", 1.1, low=0.9))
+                        _median(per_event[n]) * 1e6, _median(per_event[small_n]) * 1e6, "µs/event", 1.1, low=0.9,
+                        ratios=ratios))
     return rows
 
 
-def _per_event_times(sizes: dict[int, Path], events: int, repeats: int) -> dict[int, float]:
-    """Median replay seconds per event of each log, the sizes taking turns; a smaller log is
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def _per_event_times(sizes: dict[int, Path], events: int, rounds: int) -> dict[int, list[float]]:
+    """Each round's CPU seconds per event of each log, the sizes taking turns; a smaller log is
     replayed several times per sample so that every sample covers the same number of events."""
     samples: dict[int, list[float]] = {n: [] for n in sizes}
-    for round_ in range(repeats):
+    for round_ in range(rounds):
         order = list(sizes.items())
         for n, path in order if round_ % 2 else reversed(order):
             times = events // n
-            ours, _ = side_by_side(lambda p=path, k=times: [replay(p) for _ in range(k)], lambda: None, 1)
-            samples[n].append(ours / (n * times))
-    return {n: sorted(values)[len(values) // 2] for n, values in samples.items()}
+            seconds = cpu_seconds(lambda p=path, k=times: [replay(p) for _ in range(k)])
+            samples[n].append(seconds / (n * times))
+    return samples
 
 
-def append_rows(folder: Path, appends: int, repeats: int) -> list[Row]:
-    """Durable single appends against bare write+fsync, and 100 events in one command against 100 commands."""
+@contextmanager
+def fsync_stubbed() -> Iterator[None]:
+    """`os.fsync` does nothing meanwhile: what is left of an append is the engine's own work."""
+    real = os.fsync
+    os.fsync = lambda fd: None
+    try:
+        yield
+    finally:
+        os.fsync = real
+
+
+def append_rows(folder: Path, appends: int, rounds: int) -> list[Row]:
+    """Durable single appends (a fresh command per append, and one reused EventLog) against bare
+    write+fsync, the same with fsync stubbed, and 100 events in one command against 100 commands."""
     log_path, bare_path = folder / "append.jsonl", folder / "append-bare.jsonl"
     events = list(measured(appends))
 
     def fresh() -> None:
         for path in (log_path, bare_path):
             path.unlink(missing_ok=True)
+        for snapshot in log_path.parent.glob(log_path.name + ".snap/*"):
+            snapshot.unlink()
 
-    def single_appends() -> None:
+    def fresh_commands() -> None:
+        """As the CLI does: every command opens the log anew (snapshots on), appends one event, ends."""
+        for event in events:
+            open_log(log_path, ENGINE_REGISTRY).append(TOTALS, lambda state, e=event: [e])
+
+    def one_object() -> None:
         log = open_log(log_path, ENGINE_REGISTRY)
         for event in events:
             log.append(TOTALS, lambda state, e=event: [e])
 
     fresh()
-    single_appends()
+    one_object()
     written = log_path.read_bytes().splitlines(keepends=True)
 
     def bare_writes() -> None:
@@ -110,9 +133,24 @@ def append_rows(folder: Path, appends: int, repeats: int) -> list[Row]:
         finally:
             os.close(fd)
 
-    ours, baseline = side_by_side(single_appends, bare_writes, repeats, prepare=fresh, prepare_baseline=fresh)
-    rows = [Row(f"durable append, one event per command, fsync on ({appends} commands vs os.write+fsync)",
-                ours / appends * 1e3, baseline / appends * 1e3, "ms/event", 1.3)]
+    def pair(case: Callable[[], None], clock: Callable[..., float] = wall_seconds) -> Timing:
+        # With fsync on, by the wall clock: the wait for the disk is the cost, and no CPU clock sees it.
+        return side_by_side(case, bare_writes, rounds, prepare=fresh, prepare_baseline=fresh, clock=clock)
+
+    per_ms = 1e3 / appends
+    rows = [
+        Row.timed(f"durable append, a fresh command per append, fsync on ({appends} commands vs os.write+fsync)",
+                  pair(fresh_commands), 1.3, scale=per_ms, unit="ms/event"),
+        Row.timed(f"durable append, one EventLog reused, fsync on ({appends} appends vs os.write+fsync)",
+                  pair(one_object), 1.3, scale=per_ms, unit="ms/event"),
+    ]
+    with fsync_stubbed():
+        rows.append(Row.timed(f"engine work of a fresh command's append, fsync stubbed on both sides "
+                              f"({appends} commands vs os.write)", pair(fresh_commands, cpu_seconds), 0, scale=per_ms,
+                              unit="ms/event", limit=0.25))
+        rows.append(Row.timed(f"engine work of an append on a reused EventLog, fsync stubbed on both sides "
+                              f"({appends} appends vs os.write)", pair(one_object, cpu_seconds), 0, scale=per_ms,
+                              unit="ms/event", limit=0.1))
 
     hundred = events[:100] if len(events) >= 100 else list(measured(100))
 
@@ -120,12 +158,12 @@ def append_rows(folder: Path, appends: int, repeats: int) -> list[Row]:
         open_log(log_path, ENGINE_REGISTRY).append(TOTALS, lambda state: hundred)
 
     def hundred_commands() -> None:
-        log = open_log(log_path, ENGINE_REGISTRY)
         for event in hundred:
-            log.append(TOTALS, lambda state, e=event: [e])
+            open_log(log_path, ENGINE_REGISTRY).append(TOTALS, lambda state, e=event: [e])
 
-    ours, baseline = side_by_side(one_command, hundred_commands, repeats, prepare=fresh, prepare_baseline=fresh)
-    rows.append(Row("100 events appended in one command (vs 100 single appends)", ours * 1e3, baseline * 1e3, "ms",
-                    0.1))
+    timing = side_by_side(one_command, hundred_commands, rounds, prepare=fresh, prepare_baseline=fresh,
+                          clock=wall_seconds)
+    rows.append(Row.timed("100 events appended in one command (vs 100 single commands)", timing, 0.1, scale=1e3,
+                          unit="ms"))
     fresh()
     return rows

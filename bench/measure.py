@@ -1,6 +1,9 @@
-"""How the bench measures: side by side with the baseline, alternating, median of repetitions.
+"""How the bench measures: each case alternating with its baseline, the median of the per-round ratios.
 
-Also peak memory (tracemalloc) and the table's row. No file is read or written here.
+In-process cases are timed by CPU time (`time.process_time`: what other processes on a shared
+machine do to the wall clock does not count); cases that start a process by the wall clock (the
+child's start is what is measured). Also peak memory (tracemalloc) and the table's row. No file is
+read or written here.
 """
 
 from __future__ import annotations
@@ -9,14 +12,35 @@ import gc
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
+
+ROUNDS = 9  # in-process rows: at least this many rounds
+PROCESS_ROUNDS = 15  # process rows: at least this many alternating pairs
+
+
+@attrs.frozen
+class Timing:
+    """A case and its baseline side by side: the median seconds of each and the ratio of every round."""
+
+    ours: float
+    baseline: float
+    ratios: tuple[float, ...]
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.ratios)
 
 
 @attrs.frozen
 class Row:
-    """One line of the table: `ratio` = batchlog / baseline, passed when `low <= ratio <= high`."""
+    """One line of the table.
+
+    `ratio` is the median of the per-round ratios batchlog / baseline (else of the two figures),
+    `spread` their min and max. The row passes when `low <= ratio <= high`; a row with `limit`
+    passes when its batchlog figure is at most `limit` (in `unit`: a target in milliseconds, say).
+    """
 
     case: str
     batchlog: float | None
@@ -26,12 +50,26 @@ class Row:
     low: float = 0.0
     note: str = ""
     floor: float | None = None  # the ratio of the least work the case must do (measured the same way), if known
+    ratios: tuple[float, ...] = ()
+    limit: float | None = None
+
+    @classmethod
+    def timed(cls, case: str, timing: Timing, high: float, *, scale: float = 1.0, unit: str = "s",
+              **more) -> Row:
+        """A row from a `Timing`, its figures multiplied by `scale` (per event, in ms, …)."""
+        return cls(case, timing.ours * scale, timing.baseline * scale, unit, high, ratios=timing.ratios, **more)
 
     @property
     def ratio(self) -> float | None:
         if self.batchlog is None or not self.baseline:
             return None
+        if self.ratios:
+            return statistics.median(self.ratios)
         return self.batchlog / self.baseline
+
+    @property
+    def spread(self) -> tuple[float, float] | None:
+        return (min(self.ratios), max(self.ratios)) if self.ratios else None
 
     @property
     def skipped(self) -> bool:
@@ -39,22 +77,38 @@ class Row:
 
     @property
     def passed(self) -> bool:
-        return self.ratio is not None and self.low <= self.ratio <= self.high
+        if self.ratio is None:
+            return False
+        if self.limit is not None:
+            return self.batchlog <= self.limit
+        return self.low <= self.ratio <= self.high
 
     @property
     def target(self) -> str:
+        if self.limit is not None:
+            return f"≤ {self.limit:g} {self.unit}"
         return f"{self.low:.2f}–{self.high:.2f}" if self.low else f"≤ {self.high:g}×"
 
     def as_dict(self) -> dict:
         return {"case": self.case, "batchlog": self.batchlog, "baseline": self.baseline, "unit": self.unit,
-                "ratio": self.ratio, "target": self.target, "passed": self.passed, "skipped": self.skipped,
-                "note": self.note, "floor": self.floor}
+                "ratio": self.ratio, "spread": self.spread, "rounds": len(self.ratios), "target": self.target,
+                "passed": self.passed, "skipped": self.skipped, "note": self.note, "floor": self.floor}
 
 
-def _timed(action: Callable[[], object], prepare: Callable[[], object] | None) -> float:
+def cpu_seconds(action: Callable[[], object], prepare: Callable[[], object] | None = None) -> float:
+    """CPU seconds of this process while `action` runs (after `prepare`, untimed)."""
     if prepare is not None:
         prepare()
     gc.collect()
+    began = time.process_time()
+    action()
+    return time.process_time() - began
+
+
+def wall_seconds(action: Callable[[], object], prepare: Callable[[], object] | None = None) -> float:
+    """Wall-clock seconds while `action` runs: for a case that starts a process."""
+    if prepare is not None:
+        prepare()
     began = time.perf_counter()
     action()
     return time.perf_counter() - began
@@ -63,21 +117,27 @@ def _timed(action: Callable[[], object], prepare: Callable[[], object] | None) -
 def side_by_side(
     batchlog: Callable[[], object],
     baseline: Callable[[], object],
-    repeats: int,
+    rounds: int,
     *,
     prepare: Callable[[], object] | None = None,
     prepare_baseline: Callable[[], object] | None = None,
-) -> tuple[float, float]:
-    """Median seconds of each, run alternately (which goes first alternates too) `repeats` times."""
+    clock: Callable[..., float] = cpu_seconds,
+) -> Timing:
+    """`rounds` rounds of the case and its baseline, which goes first alternating; each round gives a ratio."""
     ours, theirs = [], []
-    for round_ in range(repeats):
+    for round_ in range(rounds):
         if round_ % 2:
-            theirs.append(_timed(baseline, prepare_baseline))
-            ours.append(_timed(batchlog, prepare))
+            theirs.append(clock(baseline, prepare_baseline))
+            ours.append(clock(batchlog, prepare))
         else:
-            ours.append(_timed(batchlog, prepare))
-            theirs.append(_timed(baseline, prepare_baseline))
-    return statistics.median(ours), statistics.median(theirs)
+            ours.append(clock(batchlog, prepare))
+            theirs.append(clock(baseline, prepare_baseline))
+    return Timing(statistics.median(ours), statistics.median(theirs), per_round(ours, theirs))
+
+
+def per_round(ours: Sequence[float], theirs: Sequence[float]) -> tuple[float, ...]:
+    """Each round's ratio (a round whose baseline took no measurable time gives none)."""
+    return tuple(a / b for a, b in zip(ours, theirs) if b > 0)
 
 
 def peak_bytes(action: Callable[[], object]) -> int:

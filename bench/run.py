@@ -20,7 +20,7 @@ import orjson
 
 from bench.domain_cases import process_rows, quick_batch_rows, tune_rows
 from bench.engine_cases import append_rows, replay_rows
-from bench.measure import Row
+from bench.measure import PROCESS_ROUNDS, ROUNDS, Row
 
 FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
 FULL_APPENDS, QUICK_APPENDS = 100, 20
@@ -32,7 +32,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="the rows as one JSON object on stdout")
     parser.add_argument("--events", type=int, help="the log length of the replay cases (overrides the mode)")
     parser.add_argument("--appends", type=int, help="commands in the append cases (overrides the mode)")
-    parser.add_argument("--repeats", type=int, help="repetitions of each side (median)")
+    parser.add_argument("--repeats", type=int,
+                        help=f"rounds of each row (default {ROUNDS} in-process, {PROCESS_ROUNDS} for processes)")
     parser.add_argument("--only", choices=["engine", "domain", "process"], action="append",
                         help="run only these groups of rows")
     return parser
@@ -42,19 +43,19 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
     args = _parser(prog).parse_args(argv)
     events = args.events or (QUICK_EVENTS if args.quick else FULL_EVENTS)
     appends = args.appends or (QUICK_APPENDS if args.quick else FULL_APPENDS)
-    repeats = args.repeats or 3
-    process_repeats = args.repeats or (5 if args.quick else 9)
+    rounds = args.repeats or ROUNDS
+    process_rounds = args.repeats or PROCESS_ROUNDS
     groups = set(args.only or ["engine", "domain", "process"])
     began = time.monotonic()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="batchlog-bench-") as temp:
         folder = Path(temp)
         steps: list[tuple[str, Callable[[], list[Row]]]] = [
-            ("engine", lambda: replay_rows(folder, events, repeats)),
-            ("engine", lambda: append_rows(folder, appends, repeats)),
-            ("domain", lambda: tune_rows(folder, events, repeats)),
-            ("domain", lambda: quick_batch_rows(folder, events, repeats)),
-            ("process", lambda: process_rows(folder, process_repeats)),
+            ("engine", lambda: replay_rows(folder, events, rounds)),
+            ("engine", lambda: append_rows(folder, appends, rounds)),
+            ("domain", lambda: tune_rows(folder, events, rounds)),
+            ("domain", lambda: quick_batch_rows(folder, events, rounds)),
+            ("process", lambda: process_rows(folder, process_rounds, events)),
         ]
         for group, step in steps:
             if group in groups:
@@ -88,12 +89,16 @@ def _figure(value: float | None) -> str:
 
 def table(rows: list[Row]) -> str:
     """The rows as a Markdown table: case, batchlog, baseline, ratio, target, pass/fail."""
-    lines = ["| case | batchlog | baseline | ratio | target | result |", "| --- | ---: | ---: | ---: | --- | --- |"]
+    lines = ["| case | batchlog | baseline | ratio | min–max | target | result |",
+             "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
     for row in rows:
         ratio = "–" if row.ratio is None else f"{row.ratio:.3f}×"
+        spread = "–" if row.spread is None or row.skipped else f"{row.spread[0]:.3f}–{row.spread[1]:.3f}"
         result = f"skipped: {row.note}" if row.skipped else ("pass" if row.passed else "FAIL")
         if row.floor is not None and not row.skipped:
             result += f" (floor {row.floor:.2f}×)"
+        if row.note and not row.skipped:
+            result += f"; {row.note}"
         lines.append(f"| {row.case} | {_figure(row.batchlog)} {row.unit} | {_figure(row.baseline)} {row.unit} | "
-                     f"{ratio} | {row.target} | {result} |")
+                     f"{ratio} | {spread} | {row.target} | {result} |")
     return "\n".join(lines)

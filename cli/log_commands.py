@@ -10,6 +10,7 @@ import orjson
 import typer
 
 from cli.options import At, Json, LogPath
+from cli.past import require_within_log
 from engine import EventLog, NotALog, Receipt, verify
 from engine.log import readable_log
 from projections.catalog import all_types
@@ -89,6 +90,11 @@ def show_command(
     Example: batchlog log show finetune/events.jsonl --type tune.run
     """
     _existing(path)
+    if at is not None:  # refused before anything is printed
+        ended = EventLog(path, all_types()).scan(at=at, decode=False)
+        for _ in ended:
+            pass
+        require_within_log(at, ended.position.seq, path)
     scan = EventLog(path, all_types()).scan(at=at, decode=False)
     out = sys.stdout
     for event in scan:

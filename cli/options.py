@@ -16,3 +16,4 @@ LogPath = Annotated[
     Path,
     typer.Argument(metavar="PATH", help="the log file (events.jsonl)", show_default=False),
 ]
+

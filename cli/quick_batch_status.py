@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cli import quick_batch_io as io
+from cli.past import require_within_log
 from projections.errors import BadInput, Refused
 from projections.quick_batch import decide, progress
 from projections.quick_batch.evolve import projection
@@ -16,7 +17,9 @@ from projections.quick_batch.state import Batch
 def status(run_dir: Path, as_json: bool, at: int | None = None) -> str:
     log = io.open_log(run_dir)
     io.require_log(log, run_dir)
-    state = log.replay(projection(), at=at).state
+    replayed = log.replay(projection(), at=at)
+    require_within_log(at, replayed.position.seq, log.path)
+    state = replayed.state
     decide.require_batch(state, run_dir.as_posix())
     data = progress.progress(state, run_dir.as_posix())
     return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)

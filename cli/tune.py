@@ -17,6 +17,8 @@ import attrs
 import typer
 
 from cli.options import At, Json
+from engine import EventLog
+from engine.own_types import NAMES as ENGINE_TYPES
 from cli.tune_io import (
     check_batch_files,
     read_dataset,
@@ -43,6 +45,7 @@ from projections.tune.decide import (
 )
 from projections.tune.evolve import TUNE
 from projections.tune.history import cases_plan, plan_of
+from projections.tune.state import TuneState
 from projections.tune.views import difficult_rows
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -222,7 +225,7 @@ def difficult_list_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Js
 
 
 def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
-    rows = difficult_rows(tuning_state(folder, at))
+    rows = difficult_rows(tuning_state(folder, at, usage=False))
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]
@@ -343,16 +346,43 @@ def import_command(
 
     Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
     """
-    log = tune_log(source)
-    if log.exists():
-        raise Refused(f"{log.path} exists already: this folder has a log; use --dir {source} with the other "
-                      "commands", file=str(log.path))
     from projections.tune.zen_import import import_events, into_an_empty_log  # only this command needs them
 
+    log = tune_log(source)
+    if _holds_events(source):
+        return _import_repeated(source, log, as_json)
     events = import_events(read_zen_folder(source))
-    appended = log.append(TUNE, into_an_empty_log(events, str(log.path)))
-    state = appended.state
-    return emit(as_json, [f"imported {source}: {len(appended.events)} events, {len(state.batches)} batches, "
-                           f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],
-                 {"events": len(appended.events), "batches": len(state.batches), "runs": len(state.runs),
-                  "log": str(log.path)})
+    try:
+        appended = log.append(TUNE, into_an_empty_log(events, str(log.path)))
+    except Refused:  # written meanwhile: by the same import (then this one is its repeat), or refused
+        return _import_repeated(source, log, as_json)
+    return _imported(source, log, len(appended.events), appended.state, as_json)
+
+
+def _holds_events(source: Path) -> bool:
+    """The log holds an acknowledged event (a tuning's or another loop's). Decided on the events, not on the file:
+    a log left by a killed import (a torn line, an unfinished command) holds none, and the import goes ahead."""
+    state = tuning_state(source) if tune_log(source).exists() else None
+    return state is not None and (state.started or state.foreign is not None)
+
+
+def _import_repeated(source: Path, log: EventLog, as_json: bool) -> int:
+    """The same import again after its events were all appended (it may have been killed before it said so):
+    nothing to do, the same answer. Anything else on the log is refused."""
+    from projections.tune.zen_import import already_imported, import_events  # only this command needs them
+
+    refusal = Refused(f"{log.path} holds events already: this folder has a log; use --dir {source} with the other "
+                      "commands", file=str(log.path))
+    try:
+        events = import_events(read_zen_folder(source))
+    except (BadInput, Refused):
+        raise refusal from None
+    if not already_imported(events, [event.data for event in log.scan() if event.type not in ENGINE_TYPES]):
+        raise refusal
+    return _imported(source, log, len(events), tuning_state(source), as_json)
+
+
+def _imported(source: Path, log: EventLog, count: int, state: TuneState, as_json: bool) -> int:
+    return emit(as_json, [f"imported {source}: {count} events, {len(state.batches)} batches, "
+                          f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],
+                {"events": count, "batches": len(state.batches), "runs": len(state.runs), "log": str(log.path)})

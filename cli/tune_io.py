@@ -6,7 +6,6 @@ Every unreadable input becomes a `BadInput` that names the file and the fix.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from engine.files import write_atomically
 from projections.errors import BadInput
 
 if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
@@ -81,15 +81,12 @@ def _unwritable(path: Path) -> str:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write a file whole (a temporary file renamed over it, so a reader never sees half of it)."""
-    temporary = path.with_name(f".{path.name}.tmp")
+    """Write a file whole through engine/files.py (a temporary name of this writer's own, fsynced, renamed over
+    it): a reader, a kill or a concurrent repeat of the same command never leaves or sees half of it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(text.encode("utf-8"))
-        os.replace(temporary, path)
+        write_atomically(path, text.encode("utf-8"))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
         reason = _unwritable(path) or exc.strerror or str(exc)
         raise BadInput(f"{path} cannot be written: {reason}", file=str(path)) from None
 

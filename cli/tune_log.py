@@ -7,10 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from cli.past import require_within_log
 from engine import EventLog, open_log
 from projections.catalog import all_types
 from projections.tune.refusals import require_tuning
-from projections.tune.evolve import TUNE
+from projections.tune.evolve import TUNE, without_usage
 from projections.tune.state import TuneState
 
 LOG_NAME = "events.jsonl"
@@ -23,10 +24,14 @@ def tune_log(folder: Path) -> EventLog:
     return open_log(folder / LOG_NAME, all_types(), on_wait=say, on_note=say)
 
 
-def tuning_state(folder: Path, at: int | None = None) -> TuneState:
+def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True) -> TuneState:
     """The tuning's state (as of event `at`); refused when the log is another loop's. A folder without a log
-    gives the state before `init` (views say what to do about it)."""
-    state = tune_log(folder).replay(TUNE, at=at).state
+    gives the state before `init` (views say what to do about it). `usage=False`, for the views that read no
+    usage figure: the replay skips the usage reports (the runs then carry none)."""
+    log = tune_log(folder)
+    replayed = log.replay(TUNE if usage else without_usage(log.registry.by_name), at=at)
+    require_within_log(at, replayed.position.seq, log.path)
+    state = replayed.state
     if state.foreign:
         require_tuning(state)
     return state

@@ -36,20 +36,20 @@ def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
 
 def status_view(folder: Path, at: int | None, as_json: bool, size: int | None) -> int:
     """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
-    lines = progress(tuning_state(folder, at), size)
+    lines = progress(tuning_state(folder, at, usage=False), size)
     return emit(as_json, lines, {"lines": lines})
 
 
 def next_view(folder: Path, at: int | None, as_json: bool) -> int:
     """`tune next`: the one next step, in words, and the exact command to run."""
-    step = next_step(tuning_state(folder, at), str(folder))
+    step = next_step(tuning_state(folder, at, usage=False), str(folder))
     return emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
 
 
 def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,
                     seed: int | None) -> int:
     """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
-    state = tuning_state(folder, at)
+    state = tuning_state(folder, at, usage=False)
     require_tuning(state)
     plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
     return show_batch(plan, None, as_json, bool(state.difficult))

@@ -6,6 +6,9 @@ reliability tests (tests/reliability/) set it. Points:
   append.mid_write      BATCHLOG_CRASH_BYTES bytes of the payload written (default half), then killed
   append.after_write    the whole payload written, not yet fsynced
   append.after_fsync    written and fsynced, not yet returned to the caller
+  effect.temp_written   an output file's temporary copy written, not yet fsynced (engine/files.py)
+  effect.before_rename  the temporary copy fsynced, not yet renamed or linked into place
+  effect.after_rename   the output file in place
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # Small enough to stay in the CPU cache and keep a replay's memory flat from the smallest log
 # up; large enough that the per-block work (one read, one split) is negligible per line.
@@ -40,8 +40,9 @@ class LineReader:
     """
 
     def __init__(self, path: str | os.PathLike, start: int = 0, block_bytes: int = BLOCK_BYTES,
-                 limit: int | None = None) -> None:
+                 limit: int | None = None, fd: int | None = None) -> None:
         self.path = path
+        self.fd = fd  # an open descriptor of the file, read with pread (the caller closes it); else `path` is opened
         self.start = start
         self.limit = limit  # read no byte at or after this offset (None: to the end)
         self.block_bytes = block_bytes
@@ -50,47 +51,74 @@ class LineReader:
 
     def blocks(self) -> Iterator[list[bytes]]:
         """Lists of complete lines, without their newlines, in file order."""
+        if self.fd is not None:
+            yield from self._blocks(_PositionalReads(self.fd, self.start).read)
+            return
         with _open_regular(self.path) as fh:
             fh.seek(self.start)
-            carry: list[bytes] = []  # the pieces of a line not finished yet (kept apart: no quadratic copying)
-            carried = 0  # their length; past MAX_LINE_BYTES the pieces are dropped and only counted
-            offset = self.start
-            read = fh.read
-            size = self.block_bytes
-            left = None if self.limit is None else max(0, self.limit - self.start)
-            while True:
-                if left is not None:
-                    if left == 0:
-                        break
-                    block = read(min(size, left))
-                    left -= len(block)
-                else:
-                    block = read(size)
-                if not block:
+            yield from self._blocks(fh.read)
+
+    def _blocks(self, read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
+        carry: list[bytes] = []  # the pieces of a line not finished yet (kept apart: no quadratic copying)
+        carried = 0  # their length; past MAX_LINE_BYTES the pieces are dropped and only counted
+        offset = self.start
+        size = self.block_bytes
+        left = None if self.limit is None else max(0, self.limit - self.start)
+        while True:
+            if left is not None:
+                if left == 0:
                     break
-                cut = block.rfind(b"\n")
-                if cut < 0:
-                    carried += len(block)
-                    if carried > MAX_LINE_BYTES:
-                        carry = []
-                    else:
-                        carry.append(block)
-                    continue
-                consumed = carried + cut + 1
-                if carried and carried + block.find(b"\n") > MAX_LINE_BYTES:
-                    lines = [OVERLONG, *block[:cut].split(b"\n")[1:]]
-                elif carry:
-                    carry.append(block[:cut])
-                    lines = b"".join(carry).split(b"\n")
+                block = read(min(size, left))
+                left -= len(block)
+            else:
+                block = read(size)
+            if not block:
+                break
+            cut = block.rfind(b"\n")
+            if cut < 0:
+                carried += len(block)
+                if carried > MAX_LINE_BYTES:
+                    carry = []
                 else:
-                    lines = block[:cut].split(b"\n")
-                carry = [block[cut + 1 :]] if cut + 1 < len(block) else []
-                carried = len(block) - cut - 1
-                offset += consumed
-                self.end = offset
-                yield lines
-            self.torn = carried
+                    carry.append(block)
+                continue
+            consumed = carried + cut + 1
+            if carried and carried + block.find(b"\n") > MAX_LINE_BYTES:
+                lines = [OVERLONG, *block[:cut].split(b"\n")[1:]]
+            elif carry:
+                carry.append(block[:cut])
+                lines = b"".join(carry).split(b"\n")
+            else:
+                lines = block[:cut].split(b"\n")
+            carry = [block[cut + 1 :]] if cut + 1 < len(block) else []
+            carried = len(block) - cut - 1
+            offset += consumed
+            self.end = offset
+            yield lines
+        self.torn = carried
 
     def __iter__(self) -> Iterator[bytes]:
         for block in self.blocks():
             yield from block
+
+
+class _PositionalReads:
+    """`read(n)` over a descriptor with pread from `offset` on: one system call per read, and a read shorter
+    than asked ends the file (a regular file's reads are short only at its end), saving the empty last read."""
+
+    def __init__(self, fd: int, offset: int) -> None:
+        self.fd = fd
+        self.offset = offset
+        self.ended = False
+
+    def read(self, size: int) -> bytes:
+        if self.ended:
+            return b""
+        if hasattr(os, "pread"):
+            data = os.pread(self.fd, size, self.offset)
+        else:  # Windows: no pread
+            os.lseek(self.fd, self.offset, os.SEEK_SET)
+            data = os.read(self.fd, size)
+        self.offset += len(data)
+        self.ended = len(data) < size
+        return data

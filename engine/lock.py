@@ -14,6 +14,7 @@ importing filelock (and its logging) adds to every command.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import stat
@@ -66,10 +67,16 @@ else:
 
 @attrs.define
 class Held:
-    """The lock being held: the log's file descriptor, and whether taking the lock created the file."""
+    """The lock being held: the log's descriptor (read-write, appending: the append reads and writes through
+    it), whether taking the lock created the file, and the file's identity (device, inode)."""
 
     fd: int
     created: bool
+    identity: tuple[int, int] = (0, 0)
+
+
+class NoFolder(Exception):
+    """The log's folder does not exist: the append makes it, then takes the lock again."""
 
 
 def lock_timeout_s() -> float:
@@ -98,24 +105,37 @@ def refuse_special_file(fd: int, path: Path) -> os.stat_result:
 
 
 def _open_log(log_path: Path) -> Held:
-    """The log opened for locking (created empty when missing); never blocks on a FIFO."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    """The log opened read-write for appending (created empty when missing), a regular file; never blocks on
+    a FIFO. Raises NoFolder when its folder is missing, NotALog when the path cannot be a log."""
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         try:
             fd, created = os.open(log_path, flags), False
         except FileNotFoundError:
-            fd, created = os.open(log_path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+            try:
+                fd, created = os.open(log_path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+            except FileNotFoundError:
+                raise NoFolder(str(log_path)) from None
     except FileExistsError:
         return _open_log(log_path)  # another command created it meanwhile
+    except IsADirectoryError:
+        raise NotALog(f"{log_path} is a folder, not a log file: name the events.jsonl inside it",
+                      path=str(log_path)) from None
     except OSError as exc:
-        raise WriteFailed(f"cannot take the lock on {log_path}: {exc.strerror or exc}: the folder must be writable",
-                          path=str(log_path)) from None
+        if os.path.exists(log_path) and not os.access(log_path, os.R_OK):
+            raise NotALog(f"{log_path} cannot be read: check its permissions", path=str(log_path)) from None
+        if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.ENOTDIR):
+            # A symlink loop, a name too long: no log can be there.
+            raise NotALog(f"{log_path} cannot be read: {exc.strerror or exc}", path=str(log_path)) from None
+        raise WriteFailed(f"cannot append to {log_path}: {exc.strerror or exc}: nothing was recorded; make the "
+                          "log and its folder writable, then run the command again",
+                          path=str(log_path), errno=exc.errno) from None
     try:
-        refuse_special_file(fd, log_path)
+        info = refuse_special_file(fd, log_path)
     except BaseException:
         os.close(fd)
         raise
-    return Held(fd, created)
+    return Held(fd, created, (info.st_dev, info.st_ino))
 
 
 def _still_named(held: Held, log_path: Path) -> bool:
@@ -124,8 +144,7 @@ def _still_named(held: Held, log_path: Path) -> bool:
         now = os.stat(log_path)
     except OSError:
         return False
-    locked = os.fstat(held.fd)
-    return (now.st_dev, now.st_ino) == (locked.st_dev, locked.st_ino)
+    return (now.st_dev, now.st_ino) == held.identity
 
 
 def _acquire(log_path: Path, on_wait: Callable[[str], None] | None) -> Held:

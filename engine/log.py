@@ -30,10 +30,10 @@ from engine.durable import (
 )
 from engine.envelope import Event, encode_line
 from engine.errors import CannotEncode, LogDamaged, NewerVersion, NotALog, WriteFailed
-from engine.lock import Held, exclusive
+from engine.lock import NoFolder, exclusive
 from engine.registry import Registry
 from engine.scan import Position, Problem, Scan
-from engine.trust import refuse_damaged, unacknowledged_note, verify_unchecked_tail
+from engine.trust import refuse_damaged, unacknowledged_note
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
@@ -46,7 +46,9 @@ class Projection:
     `version` keys its snapshots: a hash of the code that folds, from
     `engine.snapshot.code_version(...)` ("" means never snapshotted);
     `state_type` is the class snapshots decode the state into (default: the
-    initial state's class, when it is an attrs class).
+    initial state's class, when it is an attrs class). `folds`: the event types
+    `evolve` needs (None: every type); a replay then parses only their lines
+    (the others are still read, hashed and linked), and `evolve` sees no other.
     """
 
     name: str
@@ -54,6 +56,7 @@ class Projection:
     evolve: Evolve
     version: str = ""
     state_type: type | None = None
+    folds: frozenset[str] | None = None
 
 
 @attrs.frozen
@@ -136,6 +139,14 @@ def remove_made_folders(log_path: Path, made: list[Path]) -> None:
             return
 
 
+def _read_at(fd: int, offset: int, size: int) -> bytes:
+    """`size` bytes from `offset` of an open file, without moving its position (pread; lseek + read on Windows)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 def _position_after(replayed: Replayed, events: Sequence[Event], payload: bytes) -> tuple[Position, int]:
     """Where the log stands once `payload` (the lines of `events`) is written after `replayed.end`: the
     position of its last event, and the offset where that event's line starts."""
@@ -168,8 +179,9 @@ class EventLog:
         self.on_note = on_note  # where a reader's notes go (a torn tail answered past, a marker ignored)
         self.snapshots = snapshots
         self._tail: _Tail | None = None
-        self._held: Held | None = None
         self._pending_path = marker_path(self.path)
+        self._held: int | None = None  # during an append: the log's descriptor, open read-write, locked
+        self._created = False  # during an append: whether taking the lock created the (empty) log
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -185,7 +197,7 @@ class EventLog:
         (DESIGN.md: views refuse a damaged log as appends do). A torn tail or an unfinished command is
         answered past, with one note (`notes`)."""
         try:
-            if not readable_log(self.path):
+            if self._held is None and not readable_log(self.path):
                 return Replayed(projection.initial, Position(), 0, (), 0, 0)
             if self.snapshots is not None:
                 replayed = self.snapshots.replay(self, projection, at=at)
@@ -200,15 +212,11 @@ class EventLog:
         return replayed
 
     def refuse_if_damaged(self, replayed: Replayed) -> None:
-        """LogDamaged naming the first damaged line the replay met, or the last line when it is not intact
-        (no later line vouches for it; the chain vouches for every other)."""
+        """LogDamaged naming the first damaged line the replay met (the scan checks the last line's id too: no
+        later line vouches for it; the chain vouches for every other)."""
         if replayed.bad:
             first = replayed.first_bad or Problem(0, "damaged", "a line is damaged")
             raise refuse_damaged(self.path, first, replayed.bad)
-        if replayed.position.offset == replayed.end:  # read to the end: no later line links to the last one
-            problem = verify_unchecked_tail(self.path, replayed.position)
-            if problem is not None:
-                raise refuse_damaged(self.path, problem, 1)
 
     def _note(self, text: str | None) -> None:
         if text and self.on_note is not None:
@@ -216,8 +224,10 @@ class EventLog:
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
-        marker = check_marker_belongs(self.path, self._pending_path)
-        scan = Scan(self.path, self.registry, start=start, at=at, limit=marker.start)
+        # Under an append's lock an unfinished command has just been cut away: there is none to stop at.
+        marker = Marker() if self._held is not None else check_marker_belongs(self.path, self._pending_path)
+        scan = Scan(self.path, self.registry, start=start, at=at, limit=marker.start, only=projection.folds,
+                    fd=self._held)
         evolve = projection.evolve
         engine_types = own_types.NAMES
         for event in scan:
@@ -232,14 +242,23 @@ class EventLog:
         `decide` returns the domain events to append (none: a no-op) or raises to
         refuse, and then nothing is written.
         """
-        made = [] if readable_log(self.path) else self._make_folder()
+        made: list[Path] = []
         try:
-            with exclusive(self.path, self.on_wait) as held:
-                self._held = held
-                return self._append_locked(projection, decide)
+            try:
+                return self._append_under_lock(projection, decide)
+            except NoFolder:
+                made = self._make_folder()  # no folder yet: make it (and go again when nothing is written)
+            return self._append_under_lock(projection, decide)
         finally:
-            self._held = None
             remove_made_folders(self.path, made)
+
+    def _append_under_lock(self, projection: Projection, decide: Decide) -> Appended:
+        with exclusive(self.path, self.on_wait) as held:
+            try:
+                self._held, self._created = held.fd, held.created
+                return self._append_locked(projection, decide)
+            finally:
+                self._held, self._created = None, False
 
     def _make_folder(self) -> list[Path]:
         """Create the log's folder (and its parents) when missing; the folders created, outermost first."""
@@ -280,14 +299,14 @@ class EventLog:
         if tail is None or tail.projection is not projection:
             return None
         try:
-            fd = os.open(self.path, os.O_RDONLY | BINARY)
+            fd = self._held if self._held is not None else os.open(self.path, os.O_RDONLY | BINARY)
             try:
                 if _signature(os.fstat(fd)) != tail.stat:
                     return None
-                os.lseek(fd, tail.last_line_start, os.SEEK_SET)  # not pread: Windows has none
-                last_line = os.read(fd, tail.replayed.end - tail.last_line_start)
+                last_line = _read_at(fd, tail.last_line_start, tail.replayed.end - tail.last_line_start)
             finally:
-                os.close(fd)
+                if fd != self._held:
+                    os.close(fd)
         except OSError:
             return None
         if last_line[-1:] != b"\n" or line_hash(last_line[:-1]) != tail.replayed.position.hash:
@@ -333,12 +352,13 @@ class EventLog:
         failure, put the file back.
 
         Returns the file's signature just after the write (see `_signature`)."""
-        created = self._held.created if self._held is not None else not self.path.exists()
+        held = self._held
+        created = self._created if held is not None else not self.path.exists()
         several = payload.count(b"\n") > 1
         if several:
             write_marker(self._pending_path, end, len(payload), before, line_hash(payload[: payload.index(b"\n")]))
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
+            fd = held if held is not None else os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
         except OSError as exc:
             raise WriteFailed(f"cannot open {self.path} for writing: {exc.strerror or exc}: nothing was recorded; "
                               "make the folder writable or free space, then run the command again",
@@ -370,7 +390,8 @@ class EventLog:
                 path=str(self.path), errno=exc.errno,
             ) from None
         finally:
-            os.close(fd)
+            if fd != held:
+                os.close(fd)
         if several:
             remove_quietly(self._pending_path)
         return stat

@@ -5,6 +5,13 @@ folded event, and either its `prev` is the hash of the line before it, or (when
 that link is broken) the line is intact: its `id` is the hash of its own bytes.
 A damaged line is skipped; every problem (damaged line, broken link, gap) is
 counted once, where it is, and described for `log verify`. Lock-free.
+
+Two paths give the same events: the checked path (`log verify`, salvage, `log show`) runs every
+check on every line; the fast path (replays) takes the common line through inlined checks that imply
+what the checked path would conclude, and hands any other line to the checked path. With `only` (the
+event types a projection folds), the fast path parses only those lines: a line of another known type
+is read, hashed and linked from its raw bytes (its `seq`, type, version and `prev`), its content
+vouched for by the next line's `prev`; the last line, which no line vouches for, is always parsed.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import orjson
 
 from engine import own_types
 from engine.chain import GENESIS
-from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
+from engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
 from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
 from engine.registry import Registry, domain_maker
 
@@ -52,6 +59,8 @@ class Scan:
     last complete line read), `bad` (lines skipped), `newer` (events of a type
     or version this code does not know: read with a warning, never folded),
     `torn` (bytes of an unfinished last line), and with `describe` the problems.
+    `only`: the event types to decode and yield (None: all); lines of the other known types are
+    checked from their bytes and not yielded.
     """
 
     def __init__(
@@ -65,8 +74,11 @@ class Scan:
         check_ids: bool = False,
         decode: bool = True,
         limit: int | None = None,
+        only: frozenset[str] | None = None,
+        fd: int | None = None,
     ) -> None:
         self.path = path
+        self.fd = fd  # read through this open descriptor of the log (its owner closes it), else open `path`
         self.limit = limit
         self.registry = registry
         self.start = start
@@ -74,6 +86,7 @@ class Scan:
         self.describe = describe
         self.check_ids = check_ids
         self.decode = decode
+        self.only = only
         self.position = start
         self.end = start.offset
         self.bad = 0
@@ -93,38 +106,141 @@ class Scan:
             self.first_problem = Problem(line, code, message, seq)
 
     def __iter__(self) -> Iterator[Event]:
+        reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
+        if self.check_ids or not self.decode:
+            return self._checked(reader)
+        return self._fast(reader)
+
+    # -- the checked path: every check on every line ------------------------------------------------
+
+    def _checked(self, reader: LineReader) -> Iterator[Event]:
+        cursor = _Cursor(self.start)
+        final = None
+        for block in reader.blocks():
+            block_start, block_number = cursor.offset, cursor.number
+            final = block[-1]
+            for line in block:
+                cursor.number += 1
+                digest = sha256(line).hexdigest()
+                expected_prev, cursor.prev_physical = cursor.prev_physical, digest
+                outcome = self._check(cursor, line, digest, expected_prev, _parsed(line))
+                if outcome is _STOP:
+                    self._stop(cursor, block, block_start, block_number, reader)
+                    return
+                if outcome is not None:
+                    yield outcome
+            cursor.offset = reader.end
+            self.lines = cursor.number
+            self.position = cursor.position()
+        self._check_last(cursor, final)
+        self._finish(cursor, reader)
+
+    def _check(self, c: _Cursor, line: bytes, digest: str, expected_prev: str, obj: Any) -> Any:
+        """Every check of one line, the cursor moved past it: its Event, None (skipped, or newer), or _STOP
+        (its seq is past `at`)."""
+        number = c.number
+        c.skipped += 1
+        after_bad, c.previous_bad = c.previous_bad, True
+        if obj is None:
+            if line is OVERLONG:
+                self._problem(number, "line_too_long",
+                              f"line {number} is longer than {MAX_LINE_BYTES >> 20} MiB, the most a line may hold")
+            else:
+                self._problem(number, "bad_json", f"line {number} is not JSON")
+            return None
+        why = envelope_problem(obj)
+        if why is not None:
+            self._problem(number, "bad_envelope", f"line {number}: {why}")
+            return None
+        seq = obj["seq"]
+        linked = obj["prev"] == expected_prev
+        if self.check_ids or not linked:
+            # An unlinked line is still trusted when it is intact (its id is its own hash):
+            # the damage is elsewhere, and is counted where it is.
+            why = id_problem(line, obj["id"])
+            if why is not None:
+                self._problem(number, "id_mismatch", f"line {number} (seq {seq}): {why}", seq)
+                return None
+        if seq <= c.seq:
+            self._problem(number, "seq_order",
+                          f"line {number}: seq {seq} does not come after seq {c.seq}: "
+                          "lines were reordered or repeated", seq)
+            return None
+        if not linked and not after_bad:
+            self._problem(number, "chain_broken",
+                          f"line {number} (seq {seq}): prev is not the hash of line {number - 1}: "
+                          "a line was removed, inserted or moved here, or line "
+                          f"{number - 1} was changed", seq)
+        elif seq - c.seq - 1 > c.skipped - 1:
+            self._problem(number, "seq_gap",
+                          f"line {number}: seq {seq} follows seq {c.seq}: "
+                          f"{seq - c.seq - 1} event(s) missing before this line", seq)
+        if self.stop_seq is not None and seq > self.stop_seq:
+            self.stopped_early = True
+            c.number -= 1
+            return _STOP
+        c.previous_bad, c.skipped = False, 0
+        event = self._decode(number, obj)
+        c.seq, c.hash, c.at = seq, digest, obj["at"]
+        if self.first_at is None:
+            self.first_at = c.at
+        return event
+
+    def _stop(self, c: _Cursor, block: list[bytes], block_start: int, block_number: int, reader: LineReader) -> None:
+        """At the first line past `at`: the scan ends before it."""
+        c.offset = block_start + sum(len(before) + 1 for before in block[: c.number - block_number])
+        self._finish(c, reader)
+
+    # -- the fast path: the common line inlined, any other through the checked path -----------------
+
+    def _fast(self, reader: LineReader) -> Iterator[Event]:
         # The common line (valid envelope, linked to the line before, the next seq, a current type)
-        # takes a fast path of inlined checks that imply exactly what the full checks below would
-        # conclude; any other line goes through the full checks, which describe what is wrong.
-        reader = LineReader(self.path, self.start.offset, limit=self.limit)
+        # takes inlined checks that imply exactly what `_check` would conclude; any other line goes
+        # through `_check`, the cursor's figures handed over and back.
+        c = _Cursor(self.start)
         loads = orjson.loads
         fields = FIELD_SET
         current = self._current_types()
-        new_event = _event_maker()
-        number = self.start.line
-        last_seq = self.start.seq
-        last_hash = self.start.hash
-        last_at = self.start.at
-        offset = self.start.offset
-        prev_physical = self.start.hash
+        skip = self._skipped_types()
+        new_event = event_maker()
+        number, last_seq, last_hash, last_at = c.number, c.seq, c.hash, c.at
+        prev_physical = c.prev_physical
         stop = self.stop_seq
-        fast = not self.check_ids and self.decode
-        first_at = self.first_at
+        bound = float("inf") if stop is None else stop
+        prev_key, unread_at = _PREV_KEY, _UNREAD  # a line is taken from its bytes only up to `at`
         previous_bad = False  # the line before this one was skipped: its link cannot be checked
-        skipped = 0  # lines skipped since the last folded event
+        unread = None  # the last line if it was taken from its bytes, with the figures from before it
+        last_raw = None  # the line last taken from its bytes (whose `at` is read only when needed)
+        final = None  # the last line read
         for block in reader.blocks():
-            block_start, block_number = offset, number
+            block_start, block_number = c.offset, number
+            final = block[-1]
             for line, hashed in zip(block, map(sha256, block)):
                 number += 1
                 digest = hashed.hexdigest()
                 expected_prev, prev_physical = prev_physical, digest
+                if (
+                    skip
+                    and not previous_bad
+                    and last_seq < bound
+                    and line.startswith(head := b'{"seq":%d,"type":"' % (last_seq + 1))
+                    and (version := skip.get(line[len(head) : (end := line.find(b'"', len(head)))])) is not None
+                    and line.startswith(version, end)
+                    and line[-66:] == expected_prev.encode() + b'"}'
+                    and line[-75:-66] == prev_key
+                ):
+                    unread = (line, number, expected_prev, last_seq, last_hash, last_at, last_raw)
+                    last_seq, last_hash, last_at, last_raw = last_seq + 1, digest, unread_at, line
+                    if self.first_at is None:
+                        self.first_at = _at_of(line)
+                    continue
+                pending, unread = unread, None
                 try:
                     obj = loads(line)
                 except orjson.JSONDecodeError:
                     obj = None
                 if (
-                    fast
-                    and not previous_bad
+                    not previous_bad
                     and type(obj) is dict
                     and obj.keys() == fields
                     and obj["prev"] == expected_prev
@@ -143,81 +259,88 @@ class Scan:
                     try:
                         domain = spec[1](data)
                     except (TypeError, ValueError, KeyError):
-                        pass  # the full checks below count it as bad data
+                        pass  # the checked path counts it as bad data
                     else:
                         last_seq, last_hash, last_at = seq, digest, at
-                        if first_at is None:
-                            first_at = self.first_at = at
+                        if self.first_at is None:
+                            self.first_at = at
                         yield new_event(seq, type_, v, at, id_, domain)
                         continue
-                skipped += 1
-                after_bad, previous_bad = previous_bad, True
-                if obj is None:
-                    if line is OVERLONG:
-                        self._problem(number, "line_too_long",
-                                      f"line {number} is longer than {MAX_LINE_BYTES >> 20} MiB, the most a line may hold")
-                    else:
-                        self._problem(number, "bad_json", f"line {number} is not JSON")
-                    continue
-                why = envelope_problem(obj)
-                if why is not None:
-                    self._problem(number, "bad_envelope", f"line {number}: {why}")
-                    continue
-                seq = obj["seq"]
-                linked = obj["prev"] == expected_prev
-                if self.check_ids or not linked:
-                    # An unlinked line is still trusted when it is intact (its id is its own hash):
-                    # the damage is elsewhere, and is counted where it is.
-                    why = id_problem(line, obj["id"])
-                    if why is not None:
-                        self._problem(number, "id_mismatch", f"line {number} (seq {seq}): {why}", seq)
-                        continue
-                if seq <= last_seq:
-                    self._problem(number, "seq_order",
-                                  f"line {number}: seq {seq} does not come after seq {last_seq}: "
-                                  "lines were reordered or repeated", seq)
-                    continue
-                if not linked and not after_bad:
-                    self._problem(number, "chain_broken",
-                                  f"line {number} (seq {seq}): prev is not the hash of line {number - 1}: "
-                                  "a line was removed, inserted or moved here, or line "
-                                  f"{number - 1} was changed", seq)
-                elif seq - last_seq - 1 > skipped - 1:
-                    self._problem(number, "seq_gap",
-                                  f"line {number}: seq {seq} follows seq {last_seq}: "
-                                  f"{seq - last_seq - 1} event(s) missing before this line", seq)
-                if stop is not None and seq > stop:
-                    self.stopped_early = True
-                    line_start = block_start + sum(len(before) + 1 for before in block[: number - block_number - 1])
-                    self._finish(number - 1, last_seq, line_start, last_hash, last_at, reader)
+                if pending is not None:
+                    # No line vouches for the one before (taken from its bytes): it gets every check first.
+                    self._recheck(c, pending)
+                else:
+                    c.seq, c.hash, c.at, c.previous_bad = last_seq, last_hash, last_at, previous_bad
+                    c.resolve(last_raw)
+                c.number = number
+                outcome = self._check(c, line, digest, expected_prev, obj)
+                if outcome is _STOP:
+                    self._stop(c, block, block_start, block_number, reader)
                     return
-                previous_bad, skipped = False, 0
-                event = self._decode(number, obj)
-                last_seq, last_hash, last_at = seq, digest, obj["at"]
-                if first_at is None:
-                    first_at = self.first_at = last_at
-                if event is not None:
-                    yield event
-            offset = reader.end
+                number, last_seq, last_hash, last_at, previous_bad = c.number, c.seq, c.hash, c.at, c.previous_bad
+                if outcome is not None and (self.only is None or outcome.type in self.only):
+                    yield outcome
+            c.number, c.seq, c.hash, c.at, c.previous_bad = number, last_seq, last_hash, last_at, previous_bad
+            c.resolve(last_raw)
+            last_at = c.at
+            c.offset = reader.end
             self.lines = number
-            self.position = Position(number, last_seq, offset, last_hash, last_at)
-        self._finish(number, last_seq, offset, last_hash, last_at, reader)
+            self.position = c.position()
+        if unread is not None:
+            self._recheck(c, unread)  # the last line: no line after it vouches for it
+        self._check_last(c, final)
+        self._finish(c, reader)
+
+    def _check_last(self, c: _Cursor, final: bytes | None) -> None:
+        """The last line read, when trusted, must be intact: no later line's `prev` vouches for it, so an
+        edit of it is found only by its id (issue 15: an edited last verdict was acted on). One hash."""
+        if final is None or self.check_ids or c.previous_bad:
+            return
+        at = final.find(b'"id":"')
+        if at >= 0 and id_problem(final, final[at + 6 : at + 6 + ID_LENGTH].decode("ascii", "replace")) is None:
+            return  # the common case, from the bytes: the line is not parsed again
+        obj = _parsed(final)
+        id_ = obj.get("id") if type(obj) is dict else None
+        if type(id_) is str and id_problem(final, id_) is None:
+            return
+        self._problem(c.number, "id_mismatch", f"line {c.number} (seq {c.seq}), the last: id is not the hash of the "
+                      "line: the line was changed after it was written", c.seq)
+
+    def _recheck(self, c: _Cursor, unread: tuple) -> None:
+        """Every check of a line that was taken from its bytes, when no line after it vouches for it (the
+        next one is not linked to it, or there is none): the cursor as the checked path would leave it."""
+        line, number, expected_prev, seq, digest, at, raw_before = unread
+        c.number, c.seq, c.hash, c.at, c.previous_bad, c.skipped = number, seq, digest, at, False, 0
+        c.resolve(raw_before)
+        kept = self._check(c, line, sha256(line).hexdigest(), expected_prev, _parsed(line))
+        if kept is None and c.seq == self.start.seq:
+            self.first_at = None  # it was the scan's first event
 
     def _current_types(self) -> dict[str, tuple[int, Callable[[dict], Any]]]:
         """Types whose current version decodes as `cls(**data)`: the fast path's (version, maker) by name.
 
         A maker is `registry.domain_maker(cls)`, looked up on a type's first event (a scan of a
-        short log does not build makers for types it never meets).
+        short log does not build makers for types it never meets). With `only`, the types outside it
+        are left out: their lines are never decoded.
         """
         current: dict[str, tuple[int, Callable[[dict], Any]]] = {}
         for name, spec in self.registry.by_name.items():
-            if spec.cls is not None and spec.decode is None:
+            if spec.cls is not None and spec.decode is None and (self.only is None or name in self.only):
                 current[name] = (spec.version, _first_maker(current, name, spec.version, spec.cls))
         return current
 
-    def _finish(self, number: int, seq: int, offset: int, digest: str, at: str | None, reader: LineReader) -> None:
-        self.lines = number
-        self.position = Position(number, seq, offset, digest, at)
+    def _skipped_types(self) -> dict[bytes, bytes]:
+        """The known types outside `only`, as the bytes of their name -> the bytes that must follow it
+        (their current version): a line of an unknown type or an older version is parsed as usual."""
+        if self.only is None:
+            return {}
+        known = {**own_types.REGISTRY.by_name, **self.registry.by_name}
+        return {name.encode(): b'","v":%d,"at":"' % spec.version for name, spec in known.items()
+                if name not in self.only and '"' not in name and "\\" not in name}
+
+    def _finish(self, c: _Cursor, reader: LineReader) -> None:
+        self.lines = c.number
+        self.position = c.position()
         self.end = reader.end
         self.torn = reader.torn
 
@@ -241,6 +364,44 @@ class Scan:
         return Event(obj["seq"], obj["type"], spec.version, obj["at"], obj["id"], domain)
 
 
+_STOP = object()  # `_check`: the line is past `at`
+_UNREAD = object()  # an `at` not read yet: that of a line taken from its bytes
+_PREV_KEY = b',"prev":"'
+
+
+class _Cursor:
+    """Where a scan stands: lines read, the last trusted event (seq, hash, at), the last line's hash, and
+    what the checks of the next line need to know of the lines before it."""
+
+    __slots__ = ("number", "seq", "hash", "at", "offset", "prev_physical", "previous_bad", "skipped")
+
+    def __init__(self, start: Position) -> None:
+        self.number, self.seq, self.hash, self.at = start.line, start.seq, start.hash, start.at
+        self.offset = start.offset
+        self.prev_physical = start.hash
+        self.previous_bad = False
+        self.skipped = 0
+
+    def resolve(self, line: bytes | None) -> None:
+        """The `at` of the last trusted event, read from `line` when it was taken from its bytes."""
+        if self.at is _UNREAD:
+            self.at = _at_of(line)
+
+    def position(self) -> Position:
+        return Position(self.number, self.seq, self.offset, self.hash, self.at)
+
+
+def _parsed(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _at_of(line: bytes) -> str:
+    """The `at` of a line whose envelope was checked from its bytes (`..."v":N,"at":"AT",...`)."""
+    begin = line.index(b',"at":"') + 7
+    return line[begin : line.index(b'"', begin)].decode()
 def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[[dict], Any]:
     """Decodes a type's first event, putting the class's maker in its place in `current`."""
 
@@ -252,7 +413,7 @@ def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[
     return first
 
 
-def _event_maker():
+def event_maker():
     """`Event(seq, type, v, at, id, data)`, built without attrs' frozen __init__ (the scan's hot path).
 
     Sets the same slots the generated __init__ would; `Event`'s fields are checked here so a

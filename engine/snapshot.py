@@ -172,8 +172,8 @@ class Snapshots:
         """The snapshot's state, position and the CRC-32 of the log through it, or None when any check fails."""
         path = self.path_for(log, projection)
         body = read_authentic(path)
-        if body is None:
-            if self.on_note is not None and os.path.lexists(path):
+        if body is None or body is _ABSENT:
+            if body is None and self.on_note is not None:
                 self.on_note(f"note: the snapshot {path} is not authentic (edited, or written by another user): "
                              "ignored; the log is replayed in full")
             return None
@@ -239,20 +239,32 @@ class Snapshots:
 SNAPSHOT_BYTES_MAX = 1 << 30  # a snapshot holds a folded state; a larger file is not one batchlog wrote
 
 
-def read_snapshot_file(path: Path) -> tuple[bytes, bytes] | None:
-    """(tag, body) of a snapshot file, when it is a regular file (never a FIFO or a device) of sane size."""
+_ABSENT: Any = object()  # no snapshot file at all (the usual case before the first: no note)
+
+
+def read_snapshot_file(path: Path) -> tuple[bytes, bytes] | bytes | None:
+    """(tag, body) of a snapshot file, when it is a regular file (never a FIFO or a device) of sane size;
+    `_ABSENT` when there is none; None when it is not one batchlog wrote."""
     import stat
 
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return _ABSENT
     except OSError:
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > SNAPSHOT_BYTES_MAX:
             return None
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            raw = fh.read(SNAPSHOT_BYTES_MAX + 1)
+        pieces, left = [], info.st_size
+        while left > 0:  # one read, as a rule: the size is known
+            piece = os.read(fd, left)
+            if not piece:
+                break
+            pieces.append(piece)
+            left -= len(piece)
+        raw = b"".join(pieces)
     except OSError:
         return None
     finally:
@@ -262,10 +274,13 @@ def read_snapshot_file(path: Path) -> tuple[bytes, bytes] | None:
 
 
 def read_authentic(path: Path) -> bytes | None:
-    """The body of the snapshot file at `path` when its tag verifies under the user's key; else None."""
+    """The body of the snapshot file at `path` when its tag verifies under the user's key; `_ABSENT` when there
+    is no such file; else None."""
     from engine.snapshot_key import snapshot_is_authentic, snapshot_key
 
     found = read_snapshot_file(path)
+    if found is _ABSENT:
+        return _ABSENT
     secret = snapshot_key() if found is not None else None
     if found is None or secret is None or not snapshot_is_authentic(secret, found[1], found[0]):
         return None

@@ -1,12 +1,13 @@
 """Where the seed scripts lie: ../shared/seeds/extracted beside the checkout, or $BATCHLOG_SEEDS.
 
-The differential tests need them. On a machine without them the tests skip,
+The differential tests need them, and Node.js to run batch.mjs. On a machine without them the tests skip,
 unless BATCHLOG_REQUIRE_SEEDS is set (CI sets it), and then they fail.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,17 @@ def require(path: Path) -> None:
     if path.is_file():
         return
     message = f"the seed {path.name} is not at {path}: put ../shared beside the checkout or set BATCHLOG_SEEDS"
+    if os.environ.get("BATCHLOG_REQUIRE_SEEDS"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def require_node() -> str:
+    """The path of `node`; skip (or, with BATCHLOG_REQUIRE_SEEDS set, fail) when Node.js is not installed."""
+    node = shutil.which("node")
+    if node is not None:
+        return node
+    message = "Node.js (`node`) is not on PATH: install it (apt-get install nodejs) to compare with JavaScript"
     if os.environ.get("BATCHLOG_REQUIRE_SEEDS"):
         pytest.fail(message)
     pytest.skip(message)

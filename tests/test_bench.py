@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import shutil
+
 import orjson
 import pytest
 
 from bench import measure
-from bench.domain_cases import QUICK_BATCH_SEED
+from bench.domain_cases import BATCH_MJS, QUICK_BATCH_SEED
 from bench.measure import Row, side_by_side
 from bench.run import main, table
 
 TINY = ["--quick", "--events", "400", "--appends", "3", "--repeats", "1"]
-COLUMNS = ["case", "batchlog", "baseline", "ratio", "target", "result"]
+COLUMNS = ["case", "batchlog", "baseline", "ratio", "min–max", "target", "result"]
 
 
 def _cells(line: str) -> list[str]:
@@ -28,29 +30,32 @@ class TestQuickRun:
         assert _cells(lines[0]) == COLUMNS
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
         rows = [_cells(line) for line in lines[2:]]
-        assert len(rows) == 11
+        assert len(rows) == 16
         floors = 0
-        for case, ours, baseline, ratio, target, result in rows:
+        for case, ours, baseline, ratio, spread, target, result in rows:
             assert case and target
-            verdict, _, floor = result.partition(" (floor ")
+            verdict, _, floor = result.partition("; ")[0].partition(" (floor ")
             assert verdict in ("pass", "FAIL") or result.startswith("skipped: ")
             if not result.startswith("skipped"):
                 assert ratio.endswith("×") and float(ratio[:-1]) >= 0
+            if spread != "–":
+                low, high = map(float, spread.split("–"))
+                assert low <= float(ratio[:-1]) <= high
             if floor:
                 floors += 1
                 assert floor.endswith("×)") and float(floor[:-2]) > 0
-        # the engine and tune replays; with the seed, also the quick batch's replay and `next`
-        assert floors == (4 if QUICK_BATCH_SEED.is_file() else 2)
-        assert code == (0 if all(not r[5].startswith("FAIL") for r in rows) else 1)
+        # tune status's replay; with the seeds, also the quick batch's replay and the two node rows
+        assert floors == 1 + QUICK_BATCH_SEED.is_file() + 2 * (BATCH_MJS.is_file() and shutil.which("node") is not None)
+        assert code == (0 if all(not r[6].startswith("FAIL") for r in rows) else 1)
 
     def test_json_gives_the_same_rows_as_data(self, capsys):
         code = main([*TINY, "--json", "--only", "engine"])
 
         report = orjson.loads(capsys.readouterr().out)
         assert [row["case"] for row in report["rows"]][0].startswith("full replay of 400 events")
-        assert len(report["rows"]) == 6
+        assert len(report["rows"]) == 9
         assert report["passed"] is (code == 0)
-        assert report["rows"][0]["floor"] > 0 and report["rows"][1]["floor"] is None
+        assert all(row["rounds"] == 1 for row in report["rows"] if row["unit"] != "MiB")
         assert {"machine", "date", "seconds", "events"} <= report.keys()
 
 
@@ -70,16 +75,34 @@ class TestRow:
         assert "skipped: seed not found: /x" in table([row])
 
 
-def test_side_by_side_alternates_and_returns_medians(monkeypatch):
-    """Known times (each action returns its own) so the medians can be checked; means would differ."""
+def test_side_by_side_alternates_and_gives_the_median_of_per_round_ratios():
+    """Known times (each action returns its own, through a stand-in clock) so the figures can be checked:
+    the median ratio is not the ratio of the medians."""
     calls: list[str] = []
-    ours, base = iter([1.0, 9.0, 2.0, 3.0]), iter([10.0, 90.0, 20.0, 30.0])
-    monkeypatch.setattr(measure, "_timed", lambda action, prepare: action())
+    ours, base = iter([1.0, 9.0, 2.0, 3.0, 4.0]), iter([10.0, 3.0, 20.0, 1.0, 8.0])
 
-    medians = side_by_side(lambda: calls.append("ours") or next(ours), lambda: calls.append("base") or next(base), 4)
+    timing = side_by_side(lambda: calls.append("ours") or next(ours), lambda: calls.append("base") or next(base), 5,
+                          clock=lambda action, prepare=None: action())
 
-    assert calls == ["ours", "base", "base", "ours", "ours", "base", "base", "ours"]
-    assert medians == (2.5, 25.0)
+    assert calls == ["ours", "base", "base", "ours", "ours", "base", "base", "ours", "ours", "base"]
+    assert (timing.ours, timing.baseline) == (3.0, 8.0)
+    assert timing.ratios == (0.1, 3.0, 0.1, 3.0, 0.5)
+    assert timing.ratio == 0.5
+    row = Row.timed("case", timing, 1.0)
+    assert row.ratio == 0.5 and row.spread == (0.1, 3.0) and row.passed
+
+
+def test_a_row_with_a_limit_passes_on_its_own_figure_whatever_the_ratio():
+    assert Row("append", 0.2, 0.004, "ms/event", 0, limit=0.25).passed
+    assert not Row("append", 0.3, 0.5, "ms/event", 0, limit=0.25).passed
+    assert Row("append", 0.2, 0.004, "ms/event", 0, limit=0.25).target == "≤ 0.25 ms/event"
+
+
+@pytest.mark.parametrize(("events", "new"), [(1_000_000, 1000), (20_000, 20), (400, 1)])
+def test_the_snapshot_row_adds_a_thousandth_of_its_log(events, new):
+    from bench.domain_cases import new_events
+
+    assert new_events(events) == new
 
 
 class TestThroughTheCli:
@@ -89,7 +112,7 @@ class TestThroughTheCli:
         code = batchlog(["bench", *TINY, "--json", "--only", "engine"])
 
         report = orjson.loads(capsys.readouterr().out)
-        assert code in (0, 1) and report["passed"] is (code == 0) and len(report["rows"]) == 6
+        assert code in (0, 1) and report["passed"] is (code == 0) and len(report["rows"]) == 9
 
     def test_a_bad_option_is_a_usage_error_named_after_the_command(self, capsys):
         from cli.main import main as batchlog

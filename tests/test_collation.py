@@ -14,7 +14,7 @@ from projections.tune.js_json import js_json, js_number
 from projections.tune.rules import node_dirname
 from tests.zenfolder import NODE, NODE_ENV
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is needed to compare with JavaScript")
+pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1
 PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
 ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
 

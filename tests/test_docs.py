@@ -59,3 +59,20 @@ def test_every_command_is_in_the_readme(words):
 @pytest.mark.parametrize("words", [w for w in COMMANDS if w[0] != "quick-batch"], ids=" ".join)
 def test_every_typer_command_shows_an_example(words):
     assert "Example: batchlog" in invoke(*words, "--help").out
+
+
+class TestNodeIsRequiredInCI:
+    """With BATCHLOG_REQUIRE_SEEDS=1 (CI), a missing `node` fails the JavaScript checks instead of skipping them."""
+
+    def test_a_missing_node_fails_when_required_and_skips_otherwise(self, monkeypatch, tmp_path):
+        import pytest as _pytest
+
+        from tests.seeds import require_node
+
+        monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no node on it
+        monkeypatch.setenv("BATCHLOG_REQUIRE_SEEDS", "1")
+        with _pytest.raises(_pytest.fail.Exception, match="Node.js"):
+            require_node()
+        monkeypatch.delenv("BATCHLOG_REQUIRE_SEEDS")
+        with _pytest.raises(_pytest.skip.Exception):
+            require_node()

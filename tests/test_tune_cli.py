@@ -364,7 +364,7 @@ class TestImport:
             "batchlog tune run grade batch03-nomem-run1 ")
 
     def test_import_refuses_a_folder_with_a_log_and_names_an_unreadable_file(self, tuning, tmp_path):
-        assert "exists already" in invoke("tune", "import", tuning).err
+        assert "holds events already" in invoke("tune", "import", tuning).err
         zen = zen_folder(tuning, tmp_path / "zen")
         (zen / "selection.json").write_bytes(b"{oops")
 
@@ -373,7 +373,7 @@ class TestImport:
         assert result.code == 1 and f"{zen}/selection.json is not JSON" in result.err
         assert not (zen / "events.jsonl").exists()
 
-    @pytest.mark.skipif(NODE is None, reason="needs Node.js")
+    @pytest.mark.usefixtures("needs_node")
     def test_import_then_next_batch_gives_what_batch_mjs_next_gives(self, tuning, tmp_path):
         require(BATCH_MJS)
         root = tmp_path / "root"
@@ -389,3 +389,41 @@ class TestImport:
 
         assert (ours.out, ours.err) == (node.stdout, node.stderr)
         assert tune(zen, "status").out == status.stdout
+
+
+class TestAtPastTheEnd:
+    """`--at SEQ` past the end of the log is refused (exit 1) with the log's length, on every view."""
+
+    VIEWS = (["status"], ["next"], ["next-batch"], ["difficult"], ["difficult", "list"], ["readme", "--stdout"])
+
+    @pytest.mark.parametrize("view", VIEWS, ids=" ".join)
+    def test_a_view_past_the_end_is_refused_and_the_last_event_is_not(self, tuning, view):
+        last = len((tuning / "events.jsonl").read_bytes().splitlines())
+
+        past = tune(tuning, *view, "--at", str(last + 1))
+        at_end = tune(tuning, *view, "--at", str(last))
+
+        assert past.code == 1 and past.out == ""
+        assert f"--at {last + 1} is past the end of the log" in past.err and f"holds {last} events" in past.err
+        assert at_end.code == 0, at_end.err
+
+    @pytest.mark.parametrize("view", VIEWS[:3], ids=" ".join)
+    def test_the_json_refusal_names_the_length(self, tuning, view):
+        past = tune(tuning, *view, "--at", "999", "--json")
+
+        assert past.code == 1 and json.loads(past.err)["events"] == 34
+
+    def test_log_show_past_the_end_prints_nothing_and_is_refused(self, tuning):
+        past = invoke("log", "show", tuning / "events.jsonl", "--at", "35")
+
+        assert past.code == 1 and past.out == "" and "holds 34 events" in past.err
+        assert invoke("log", "show", tuning / "events.jsonl", "--at", "34").code == 0
+
+    def test_quick_batch_status_past_the_end_is_refused(self, tmp_path):
+        run_dir = tmp_path / "batch"
+        shutil.copytree(REPO / "fixtures" / "quick_batch" / "skf-quick-skill-demo", run_dir)
+
+        past = invoke("quick-batch", "status", "--run-dir", run_dir, "--at", "7")
+
+        assert past.code == 1 and past.out == "" and "holds 6 events" in past.err
+        assert invoke("quick-batch", "status", "--run-dir", run_dir, "--at", "6").code == 0

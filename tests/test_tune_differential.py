@@ -40,7 +40,7 @@ from projections.tune.js_json import js_json
 from tests.clirunner import invoke
 from tests.zenfolder import NODE, BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js runs batch.mjs")
+pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1
 
 HISTORIES = 300
 SOAK_HISTORIES = 3000

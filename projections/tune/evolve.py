@@ -5,6 +5,7 @@ Applies facts and checks no rules (decide.py does that). Pure.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -14,6 +15,7 @@ import sys
 
 from engine import Event, Projection, code_version
 from projections.tune.events import (
+    REGISTRY,
     BatchBuilt,
     ChangeRecorded,
     DifficultAdded,
@@ -197,3 +199,10 @@ def _replaced(obj: Any, **changes: Any) -> Any:
 TUNE = Projection("tune", TuneState(), evolve,
                   version=code_version(sys.modules[__name__], "projections.tune.state", "projections.tune.events"),
                   state_type=TuneState)
+
+
+def without_usage(known: Iterable[str]) -> Projection:
+    """TUNE for the views that read no usage figure (status, next, the next batch, the difficult list):
+    it folds every type in `known` (a registry's names, so that another loop's log is still recognised)
+    but usage reports, so a replay parses none of them, most of a tuning's lines. Its runs carry no usage."""
+    return attrs.evolve(TUNE, name="tune.progress", folds=frozenset(known) - {REGISTRY.by_class[UsageRecorded].name})

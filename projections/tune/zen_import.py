@@ -56,6 +56,12 @@ def into_an_empty_log(events: list, log: str) -> Callable[[TuneState], list]:
     return decide
 
 
+def already_imported(events: list, logged: list) -> bool:
+    """The log holds exactly the events this import would append: an earlier run of the same import wrote them
+    (it may have been killed before it said so), and a repeat has nothing left to do."""
+    return bool(events) and logged == events
+
+
 def import_events(zen: ZenFolder) -> list:
     """Every event of the folder's history, in the order it happened."""
     check_cases(zen.dataset, f"{zen.folder}/dataset.json")

@@ -97,9 +97,9 @@ TUNE_CASES = [
     (UNTRUSTED, "tune next-batch --dir {broken} -o {broken}/runs/x/cases.json"),
     (UNTRUSTED, "tune audit --dir {broken}"), (UNTRUSTED, "log verify {broken}/events.jsonl"),
     (UNTRUSTED, "tune usage batch01-nomem-run1 --model m --calls 1 --input-tokens 1 --output-tokens 1 --dir {newer}"),
-    # --at past the end: the view of the whole log, not an error.
-    (0, "tune status --dir {t} --at 99999"), (0, "tune next --dir {t} --at " + HUGE),
-    (0, "tune difficult --dir {t} --at 99999"), (0, "tune readme --dir {t} --at 99999 --stdout"),
+    # --at past the end: refused with the log's length (a past that never was is not shown as the present).
+    (REFUSED, "tune status --dir {t} --at 99999"), (REFUSED, "tune next --dir {t} --at " + HUGE),
+    (REFUSED, "tune difficult --dir {t} --at 99999"), (REFUSED, "tune readme --dir {t} --at 99999 --stdout"),
     (USAGE, "tune next-batch --dir {fresh} --at 1 -o {d}/x/cases.json"),
     (REFUSED, "log verify {d}"), (REFUSED, "log verify {d}/missing.jsonl"),
     (USAGE, "log verify {t}/events.jsonl --since junk"),

@@ -1,0 +1,117 @@
+"""Files a command writes besides its log (cases.json, plan.json, summaries, README, USAGE.md): whole or absent.
+
+Each file is written to a temporary name of its own in the target's folder (the writer's pid and a
+random part, so concurrent writers never share one), fsynced, then renamed into place (`write_atomically`)
+or linked to a name that must not exist yet (`claim_new_file`); the folder is fsynced after. A reader
+sees the old file or the new one, never part of one, and a kill at any point leaves no empty file under
+the target's name. A temporary file left by a killed writer is removed by the next write of the same
+target once its writer is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+
+from engine.crash_hook import crash_point
+from engine.durable import BINARY, fsync_folder
+
+_TEMP_SUFFIX = ".tmp"
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Put `data` at `path` whole (a temporary file renamed over it); OSError when it cannot be written."""
+    temp = _write_temp(path, data)
+    try:
+        crash_point("effect.before_rename")
+        os.replace(temp, path)
+    except BaseException:
+        _remove(temp)
+        raise
+    fsync_folder(path.parent)
+    crash_point("effect.after_rename")
+
+
+def claim_new_file(candidates: Iterable[Path], data: bytes) -> Path:
+    """Write `data` under the first of `candidates` that does not exist yet, whole, and return it.
+
+    The name is claimed by `link()`, which fails when the name exists: two writers can never claim the
+    same name, and the name never stands empty. FileExistsError when every candidate is taken.
+    """
+    temp: Path | None = None
+    try:
+        for path in candidates:
+            if temp is None or temp.parent != path.parent:
+                if temp is not None:
+                    _remove(temp)
+                temp = _write_temp(path, data)
+            crash_point("effect.before_rename")
+            try:
+                os.link(temp, path)
+            except FileExistsError:
+                continue
+            fsync_folder(path.parent)
+            crash_point("effect.after_rename")
+            return path
+    finally:
+        if temp is not None:
+            _remove(temp)
+    raise FileExistsError("every candidate name is taken")
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    """`data` in a fresh temporary file beside `path`, fsynced (stale ones of dead writers go first)."""
+    _remove_stale_temps(path)
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{_TEMP_SUFFIX}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            if not written:
+                raise OSError(28, "No space left on device (short write)")
+            view = view[written:]
+        crash_point("effect.temp_written")
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _remove(temp)
+        raise
+    os.close(fd)
+    return temp
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files of `path` whose writer process is gone (killed before its rename)."""
+    prefix = f".{path.name}."
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(_TEMP_SUFFIX)):
+            continue
+        pid, _, rest = name[len(prefix) : -len(_TEMP_SUFFIX)].partition("-")
+        if pid.isascii() and pid.isdigit() and len(rest) == 8 and not _alive(int(pid)):
+            _remove(path.parent / name)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
