@@ -48,8 +48,9 @@ def _read_payload(path: Path) -> dict[str, Any]:
     shown = path.as_posix()
     try:
         payload = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        # RecursionError: JSON nested too deep to read (the seed crashes on it)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        # RecursionError: JSON nested too deep to read; ValueError: a number of more than 4,300 digits (the
+        # seed crashes on both)
         raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None
     if not isinstance(payload, dict):
         raise BadInput(f"{shown} holds no JSON object", path=shown)

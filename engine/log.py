@@ -333,7 +333,12 @@ class EventLog:
         prev = position.hash
         events, lines = [], []
         for offset, domain in enumerate(new, start=1):
-            type_, v, data = self.registry.encode(domain)
+            try:
+                type_, v, data = self.registry.encode(domain)
+            except RecursionError:  # data nested too deep to turn into JSON: refused like orjson's own limit
+                raise CannotEncode(f"the {type(domain).__name__} event cannot be written to the log: its data is "
+                                   "nested too deep: nothing was recorded; JSON nested deeper than 255 levels "
+                                   "cannot be logged", type=type(domain).__name__) from None
             seq = position.seq + offset
             line = encode_event_line(seq, type_, v, at, data, prev)
             id_ = line[line.index(b'"id":"') + 6 : line.index(b'"id":"') + 38].decode()
