@@ -40,6 +40,7 @@ from projections.tune.decide import (
     KeepMemory,
     RecordChange,
     RecordUsage,
+    RegradeRun,
     StartFinal,
     StartRun,
 )
@@ -60,6 +61,20 @@ app.add_typer(memory_app, name="memory", help="the last good memory")
 Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
 
 
+def _not_a_placeholder(option: str):
+    """A typer callback: a placeholder of a printed template (VERDICT, DATASET, FILE) pasted unchanged is a usage
+    error (exit 2) that names the choices, before anything is read or recorded."""
+    from projections.tune.views import placeholder_refusal
+
+    def check(value: object) -> object:
+        refusal = placeholder_refusal(option, str(value)) if value is not None else None
+        if refusal is not None and not (option != "--verdict" and Path(str(value)).exists()):
+            raise typer.BadParameter(refusal, param_hint=option)
+        return value
+
+    return check
+
+
 @contextmanager
 def _written_after(recorded: str) -> Iterator[None]:
     """A file that cannot be written after its event was appended: say so, and that a repeat writes it."""
@@ -70,9 +85,27 @@ def _written_after(recorded: str) -> Iterator[None]:
                        "files (nothing more is recorded)", **error.fields) from None
 
 
+def _a_count(option: str):
+    """A typer callback for a count that a printed template holds as a placeholder (NODES): the placeholder pasted
+    unchanged is a usage error naming what to give, as is anything but a whole number."""
+    from projections.tune.views import placeholder_refusal
+
+    def check(value: str) -> str:
+        refusal = placeholder_refusal(option, value)
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint=option)
+        digits = value.removeprefix("-")  # a negative count is the decision's to refuse, as for every count
+        if not (digits.isascii() and digits.isdigit()) or int(value) > LARGEST:
+            raise typer.BadParameter(f"{value!r} is not a whole number (at most {LARGEST})", param_hint=option)
+        return value
+
+    return check
+
+
 @app.command("init")
 def init_command(
-    dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")")],
+    dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")",
+                                          callback=_not_a_placeholder("--dataset"))],
     limit: Annotated[int | None, typer.Option("--limit", max=LARGEST, metavar="N",
                                               help="use the first N of the selection")] = None,
     min_batch: Annotated[int, typer.Option("--min-batch", max=LARGEST,
@@ -127,7 +160,8 @@ def next_batch_command(
                                                 help="recheck cases")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, max=LARGEST, metavar="N",
                                              help="seed of the rechecks")] = None,
-    out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json")] = None,
+    out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json",
+                                            callback=_not_a_placeholder("-o"))] = None,
     folder: Dir = DEFAULT_DIR,
     at: At = None,
     as_json: Json = False,
@@ -177,7 +211,8 @@ def run_start_command(
 @run_app.command("grade")
 def run_grade_command(
     run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
-    verdict: Annotated[str, typer.Option("--verdict", metavar="PASSED|CORRECT|WRONG|VOID")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
+                                         callback=_not_a_placeholder("--verdict"))],
     wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
     llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
     tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
@@ -202,6 +237,34 @@ def run_grade_command(
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
     return emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
                  {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
+
+
+@run_app.command("regrade")
+def run_regrade_command(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="a graded run, e.g. batch03-nomem-run1")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
+                                         callback=_not_a_placeholder("--verdict"))],
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="why the first grade was wrong")],
+    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
+                                                    help="memories saved that it already had")] = None,
+    folder: Dir = DEFAULT_DIR,
+    as_json: Json = False,
+) -> int:
+    """Correct a grade given by mistake, while nothing was decided on it (the original stays in the log).
+
+    Example: batchlog tune run regrade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day --reason "missed the second mail"
+    """
+    state = decide_in(folder, RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice))
+    graded = state.run_named(run)
+    correction = next(c for c in reversed(state.corrections) if c.run == run)
+    assert graded is not None
+    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
+    return emit(as_json, [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"],
+                {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
+                 "was": correction.was, "seq": correction.seq})
 
 
 @difficult_app.callback()
@@ -293,7 +356,8 @@ def change_command(
 @memory_app.command("keep")
 def memory_keep_command(
     batch: Annotated[int, typer.Option("--batch", max=LARGEST, metavar="N")],
-    nodes: Annotated[int, typer.Option("--nodes", max=LARGEST, metavar="K", help="nodes in the batch's memory")],
+    nodes: Annotated[str, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory (a whole number)",
+                                       callback=_a_count("--nodes"))],
     folder: Dir = DEFAULT_DIR,
     as_json: Json = False,
 ) -> int:
@@ -301,7 +365,7 @@ def memory_keep_command(
 
     Example: batchlog tune memory keep --batch 2 --nodes 41
     """
-    state = decide_in(folder, KeepMemory(batch, nodes))
+    state = decide_in(folder, KeepMemory(batch, int(nodes)))
     kept = state.last_good_memory
     assert kept is not None
     return emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],

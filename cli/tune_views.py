@@ -11,14 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import attrs
 import orjson
 
 from cli.tune_log import tuning_state
 from projections.tune import rules
 from projections.tune.refusals import require_tuning
 from projections.tune.history import history
-from projections.tune.views import next_step, progress
+from projections.tune.views import progress_figures, next_step, progress
 
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
 # and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
@@ -36,14 +35,16 @@ def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
 
 def status_view(folder: Path, at: int | None, as_json: bool, size: int | None) -> int:
     """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
-    lines = progress(tuning_state(folder, at, usage=False), size)
-    return emit(as_json, lines, {"lines": lines})
+    state = tuning_state(folder, at, usage=False)
+    if as_json:
+        return emit(True, [], progress_figures(state, size))
+    return emit(False, progress(state, size), {})
 
 
 def next_view(folder: Path, at: int | None, as_json: bool) -> int:
     """`tune next`: the one next step, in words, and the exact command to run."""
     step = next_step(tuning_state(folder, at, usage=False), str(folder))
-    return emit(as_json, [step.words, "", f"    {step.command}"], attrs.asdict(step))
+    return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
 
 
 def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,

@@ -17,7 +17,7 @@ vouched for by the next line's `prev`; the last line, which no line vouches for,
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 from hashlib import sha256
 
@@ -28,7 +28,7 @@ from engine import own_types
 from engine.chain import GENESIS
 from engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
 from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
-from engine.registry import Registry, domain_maker
+from engine.registry import Registry
 
 
 @attrs.frozen
@@ -202,7 +202,6 @@ class Scan:
         fields = FIELD_SET
         current = self._current_types()
         skip = self._skipped_types()
-        new_event = event_maker()
         number, last_seq, last_hash, last_at = c.number, c.seq, c.hash, c.at
         prev_physical = c.prev_physical
         stop = self.stop_seq
@@ -257,14 +256,14 @@ class Scan:
                     and v == spec[0]
                 ):
                     try:
-                        domain = spec[1](data)
+                        domain = spec[1](**data)
                     except (TypeError, ValueError, KeyError):
                         pass  # the checked path counts it as bad data
                     else:
                         last_seq, last_hash, last_at = seq, digest, at
                         if self.first_at is None:
                             self.first_at = at
-                        yield new_event(seq, type_, v, at, id_, domain)
+                        yield Event(seq, type_, v, at, id_, domain)
                         continue
                 if pending is not None:
                     # No line vouches for the one before (taken from its bytes): it gets every check first.
@@ -316,18 +315,13 @@ class Scan:
         if kept is None and c.seq == self.start.seq:
             self.first_at = None  # it was the scan's first event
 
-    def _current_types(self) -> dict[str, tuple[int, Callable[[dict], Any]]]:
-        """Types whose current version decodes as `cls(**data)`: the fast path's (version, maker) by name.
+    def _current_types(self) -> dict[str, tuple[int, type]]:
+        """Types whose current version decodes as `cls(**data)`: the fast path's (version, cls) by name.
 
-        A maker is `registry.domain_maker(cls)`, looked up on a type's first event (a scan of a
-        short log does not build makers for types it never meets). With `only`, the types outside it
-        are left out: their lines are never decoded.
+        With `only`, the types outside it are left out: their lines are never decoded.
         """
-        current: dict[str, tuple[int, Callable[[dict], Any]]] = {}
-        for name, spec in self.registry.by_name.items():
-            if spec.cls is not None and spec.decode is None and (self.only is None or name in self.only):
-                current[name] = (spec.version, _first_maker(current, name, spec.version, spec.cls))
-        return current
+        return {name: (spec.version, spec.cls) for name, spec in self.registry.by_name.items()
+                if spec.cls is not None and spec.decode is None and (self.only is None or name in self.only)}
 
     def _skipped_types(self) -> dict[bytes, bytes]:
         """The known types outside `only`, as the bytes of their name -> the bytes that must follow it
@@ -399,40 +393,9 @@ def _parsed(line: bytes) -> Any:
 
 
 def _at_of(line: bytes) -> str:
-    """The `at` of a line whose envelope was checked from its bytes (`..."v":N,"at":"AT",...`)."""
+    """The `at` of a line whose envelope was checked from its bytes (`..."v":N,"at":"AT",...`).
+
+    Exact for every line batchlog writes; a damaged line gives a garbled time, which never lasts: no
+    later line links to a damaged line, so it is checked in full and its time dropped."""
     begin = line.index(b',"at":"') + 7
-    return line[begin : line.index(b'"', begin)].decode()
-def _first_maker(current: dict, name: str, version: int, cls: type) -> Callable[[dict], Any]:
-    """Decodes a type's first event, putting the class's maker in its place in `current`."""
-
-    def first(data: dict) -> Any:
-        maker = domain_maker(cls)
-        current[name] = (version, maker)
-        return maker(data)
-
-    return first
-
-
-def event_maker():
-    """`Event(seq, type, v, at, id, data)`, built without attrs' frozen __init__ (the scan's hot path).
-
-    Sets the same slots the generated __init__ would; `Event`'s fields are checked here so a
-    change to the class cannot silently go unset.
-    """
-    names = tuple(field.name for field in attrs.fields(Event))
-    if names != ("seq", "type", "v", "at", "id", "data") or not hasattr(Event, "__slots__"):
-        return Event
-    new = object.__new__
-    set_seq, set_type, set_v, set_at, set_id, set_data = (Event.__dict__[name].__set__ for name in names)
-
-    def make(seq: int, type_: str, v: int, at: str, id_: str, data: object) -> Event:
-        event = new(Event)
-        set_seq(event, seq)
-        set_type(event, type_)
-        set_v(event, v)
-        set_at(event, at)
-        set_id(event, id_)
-        set_data(event, data)
-        return event
-
-    return make
+    return line[begin : line.index(b'"', begin)].decode("utf-8", "replace")

@@ -35,7 +35,7 @@ REGISTRY = all_types()
 CASES = [{"id": f"case-{i}", "class": "c", "complexity": "simple", "input": "q"} for i in range(8)]
 IDS = [case["id"] for case in CASES]
 RUNS = ["batch01-nomem-run1", "batch01-mem-run1", "batch02-nomem-run1"]
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 run_names = st.sampled_from(RUNS)
 case_ids = st.sampled_from(IDS)

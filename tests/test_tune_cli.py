@@ -56,6 +56,16 @@ class TestViews:
             "ahead         at least 5 more batch(es) for new cases, plus what the 1 open difficult case(s) need\n"
         )
 
+    def test_status_json_gives_the_figures_as_fields(self, tuning):
+        body = json.loads(tune(tuning, "status", "--json").out)
+
+        assert {key: value for key, value in body.items() if key != "lines"} == {
+            "selection": 64, "used": 15, "unused": 49, "batches_built": 3, "next_size": 10,
+            "next_size_why": "batch 3 went smoothly (1 no-memory + 0 with-memory runs, no new difficult case): "
+                             "6 -> 10",
+            "difficult": {"open": 1, "fixed": 1, "stuck": 0}, "batches_ahead": 5}
+        assert body["lines"] == tune(tuning, "status").out.splitlines()
+
     def test_status_with_m_shows_the_size_it_sets(self, tuning):
         result = tune(tuning, "status", "-m", "4")
 
@@ -66,7 +76,7 @@ class TestViews:
         result = tune(tuning, "next")
 
         assert result.out.splitlines()[-1] == (f"    batchlog tune run grade batch03-nomem-run1 --verdict "
-                                               f"PASSED|CORRECT|WRONG|VOID --dir {tuning}")
+                                               f"VERDICT --dir {tuning}")
 
     def test_next_json(self, tuning):
         result = tune(tuning, "next", "--json")
@@ -96,6 +106,8 @@ class TestNextBatch:
         tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED")
         tune(tuning, "run", "start", "--batch", "3", "--kind", "mem")
         tune(tuning, "run", "grade", "batch03-mem-run1", "--verdict", "PASSED")
+        assert "its memory is not kept yet" in tune(tuning, "next-batch", "-o", "x/cases.json").err
+        tune(tuning, "memory", "keep", "--batch", "3", "--nodes", "50")
         before = (tuning / "events.jsonl").read_bytes()
         preview = tune(tuning, "next-batch")
         assert (tuning / "events.jsonl").read_bytes() == before
@@ -183,7 +195,8 @@ class TestNextBatch:
         for args in (("next-batch", "-o", str(folder / "runs/batch01-nomem-run1/cases.json")),
                      ("run", "grade", "batch01-nomem-run1", "--verdict", "PASSED"),
                      ("run", "start", "--batch", "1", "--kind", "mem"),
-                     ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED")):
+                     ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED"),
+                     ("memory", "keep", "--batch", "1", "--nodes", "3")):
             assert tune(folder, *args).code == 0
 
         result = tune(folder, "next-batch")
@@ -212,10 +225,50 @@ class TestRuns:
         assert (result.code, result.out) == (0, "batch03-nomem-run1 graded WRONG (1 wrong: search-sso-setup)\n")
 
 
+class TestRegrade:
+    def test_a_correction_is_folded_by_every_view_listed_by_the_audit_and_shown_in_the_readme(self, tuning):
+        tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED", "--llm-calls", "5")
+
+        result = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong",
+                      "search-sso-setup", "--llm-calls", "5", "--reason", "the reply cited no clause")
+
+        assert (result.code, result.out) == (0, "batch03-nomem-run1 regraded WRONG (1 wrong: search-sso-setup) "
+                                                "(was PASSED)\n")
+        shown = invoke("log", "show", tuning / "events.jsonl", "--json")
+        types = [json.loads(line)["type"] for line in shown.out.splitlines()]  # JSON Lines: one event a line
+        assert types[-2:] == ["tune.run_graded", "tune.run_regraded"]
+        assert json.loads(tune(tuning, "next", "--json").out)["step"] == "fix_and_run"
+        readme = tune(tuning, "readme", "--stdout").out
+        assert "- Regraded from PASSED to WRONG at seq" in readme and "the reply cited no clause" in readme
+        audited = json.loads(tune(tuning, "audit", "--json").out)
+        corrections = next(check for check in audited["checks"] if check["name"] == "corrections")
+        assert corrections["holds"] and "regraded PASSED -> WRONG: the reply cited no clause" in \
+            corrections["evidence"][0]
+        again = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong",
+                     "search-sso-setup", "--llm-calls", "5", "--reason", "the reply cited no clause")
+        assert (again.code, again.out) == (0, result.out)
+
+    def test_a_regrade_after_the_next_run_started_is_refused_and_says_why(self, tuning):
+        tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "CORRECT")
+        tune(tuning, "run", "start", "--batch", "3", "--kind", "nomem")
+        before = (tuning / "events.jsonl").read_bytes()
+
+        result = tune(tuning, "run", "regrade", "batch03-nomem-run1", "--verdict", "PASSED", "--reason", "x")
+
+        assert result.code == 1 and "batch03-nomem-run2 was started on its grade" in result.err
+        assert (tuning / "events.jsonl").read_bytes() == before
+
+
 REFUSALS = [
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG"), "name each with --wrong CASE"),
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "CORRECT", "--wrong", "search-sso-setup"),
+     "a CORRECT run got every case right"),
+    (("run", "regrade", "batch03-nomem-run1", "--verdict", "PASSED", "--reason", "x"), "is not graded yet"),
+    (("difficult", "fix", "search-sso-setup", "--run", "batch02-nomem-run1"), "not on the difficult list"),
     (("run", "grade", "batch09-nomem-run1", "--verdict", "PASSED"), "no run 'batch09-nomem-run1'"),
     (("run", "grade", "batch03-nomem-run1", "--verdict", "MAYBE"), "verdict 'MAYBE' is not one of"),
-    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--tokens", "-3"), "--tokens is -3"),
+    (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong", "search-sso-setup", "--tokens", "-3"),
+     "--tokens is -3"),
     (("run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong", "nope"), "nope are not in run"),
     (("run", "start", "--batch", "3", "--kind", "mem"), "waiting to be graded"),
     (("run", "start", "--batch", "9", "--kind", "nomem"), "batch 9 does not exist"),
@@ -360,7 +413,7 @@ class TestImport:
         without_notes = lambda folder: [{**row, "notes": []} for row in  # noqa: E731  (zen keeps no notes)
                                         json.loads(tune(folder, "difficult", "--json").out)["difficult"]]
         assert without_notes(zen) == without_notes(tuning)
-        assert json.loads(tune(zen, "next", "--json").out)["command"].startswith(
+        assert json.loads(tune(zen, "next", "--json").out)["template"].startswith(
             "batchlog tune run grade batch03-nomem-run1 ")
 
     def test_import_refuses_a_folder_with_a_log_and_names_an_unreadable_file(self, tuning, tmp_path):

@@ -15,16 +15,19 @@ from projections.tune.decide import (
     KeepMemory,
     RecordChange,
     RecordUsage,
+    RegradeRun,
     StartFinal,
     StartRun,
     decide,
 )
 from projections.tune.events import (
     BatchBuilt,
+    ChangeRecorded,
     DifficultAdded,
     DifficultFixed,
     MemoryKept,
     RunGraded,
+    RunRegraded,
     RunStarted,
     TuningStarted,
     UsageRecorded,
@@ -136,7 +139,7 @@ class TestStartRun:
         assert decide(StartRun(1, "nomem"), given(*facts[:-2]))[0].run == "batch01-nomem-run5"
 
     def test_a_batch_that_does_not_exist_is_refused(self):
-        with pytest.raises(BadInput, match="batch 7 does not exist"):
+        with pytest.raises(BadInput, match=r"batch 7 does not exist \(batch 1 is the only one built\)"):
             decide(StartRun(7, "nomem"), given(STARTED, SMOKE, N1))
 
     def test_the_final_check_with_unused_cases_is_refused(self):
@@ -152,7 +155,7 @@ class TestStartRun:
 
         with pytest.raises(Refused, match=r"1 difficult case\(s\) are open \(c1\)"):
             decide(StartFinal(), given(*facts))
-        fixed = given(*facts, DifficultFixed("c1", "batch01-mem-run1"))
+        fixed = given(*facts, DifficultFixed("c1", "batch01-mem-run1"), MemoryKept(1, 9))
         assert decide(StartFinal(), fixed) == [RunStarted("final-run1", 0, "final", 1, STARTED.selection)]
 
 
@@ -161,8 +164,10 @@ class TestGradeRun:
         (GradeRun("nope", "PASSED"), "no run 'nope'"),
         (GradeRun("batch01-nomem-run1", "GOOD"), "verdict 'GOOD' is not one of"),
         (GradeRun("batch01-nomem-run1", "WRONG", ("c9",)), r"case\(s\) c9 are not in run"),
-        (GradeRun("batch01-nomem-run1", "PASSED", ("c1",)), "a PASSED run has no wrong case"),
-        (GradeRun("batch01-nomem-run1", "WRONG", llm_calls=-1), "--llm-calls is -1"),
+        (GradeRun("batch01-nomem-run1", "PASSED", ("c1",)), "a PASSED run got every case right"),
+        (GradeRun("batch01-nomem-run1", "CORRECT", ("c1",)), "a CORRECT run got every case right"),
+        (GradeRun("batch01-nomem-run1", "WRONG"), "name each with --wrong CASE"),
+        (GradeRun("batch01-nomem-run1", "WRONG", ("c1",), llm_calls=-1), "--llm-calls is -1"),
     ])
     def test_bad_grades_are_refused(self, command, message):
         with pytest.raises(Refused, match=message):
@@ -176,7 +181,71 @@ class TestGradeRun:
             decide(GradeRun("batch01-nomem-run1", "PASSED"), state)
 
 
+class TestRegradeRun:
+    """A grade given by mistake is corrected by a new event while nothing was decided on it."""
+
+    GRADED = (STARTED, SMOKE, N1, graded("batch01-nomem-run1", "PASSED"))
+
+    def test_a_correction_is_appended_and_folded_over_the_original(self):
+        events = decide(RegradeRun("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)), given(*self.GRADED))
+
+        assert events == [RunRegraded("batch01-nomem-run1", "WRONG", "missed c1", ("c1",))]
+        state = given(*self.GRADED, *events)
+        run = state.run_named("batch01-nomem-run1")
+        assert (run.verdict, run.wrong) == ("WRONG", ("c1",))
+        assert [(c.run, c.was, c.verdict, c.reason, c.seq) for c in state.corrections] == [
+            ("batch01-nomem-run1", "PASSED", "WRONG", "missed c1", 5)]
+        assert next_step(state).step == "fix_and_run"
+
+    def test_the_same_correction_again_is_a_no_op(self):
+        again = (*self.GRADED, RunRegraded("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)))
+
+        assert decide(RegradeRun("batch01-nomem-run1", "WRONG", "missed c1", ("c1",)), given(*again)) == []
+        with pytest.raises(Refused, match="nothing to correct"):
+            decide(RegradeRun("batch01-nomem-run1", "WRONG", "other words", ("c1",)), given(*again))
+
+    @pytest.mark.parametrize("facts, command, message", [
+        ((STARTED, SMOKE, N1), RegradeRun("batch01-nomem-run1", "PASSED", "x"), "is not graded yet"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "WRONG", "x"), "name each with --wrong"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "CORRECT", " "), "--reason is empty"),
+        (GRADED, RegradeRun("batch01-nomem-run1", "PASSED", "x"), "nothing to correct"),
+        ((*GRADED, mem(1)), RegradeRun("batch01-nomem-run1", "CORRECT", "x"),
+         "batch01-mem-run1 was started on its grade"),
+        ((*PASSED_BATCH_1, MemoryKept(1, 9)), RegradeRun("batch01-mem-run1", "CORRECT", "x"),
+         "batch 1's memory was kept on its grade"),
+        ((*PASSED_BATCH_1, BatchBuilt(2, 2, "w", "new", ("c3", "c4"), ())),
+         RegradeRun("batch01-mem-run1", "VOID", "x"), "batch 2 was built after it"),
+        ((STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"), DifficultAdded("c1", ("wrong",),
+          "batch01-nomem-run1"), nomem(2), graded("batch01-nomem-run2", "PASSED"),
+          DifficultFixed("c1", "batch01-nomem-run2")),
+         RegradeRun("batch01-nomem-run2", "WRONG", "x", ("c1",)), "c1 was marked fixed in it"),
+    ])
+    def test_refused_when_a_decision_was_taken_on_the_grade(self, facts, command, message):
+        with pytest.raises(Refused, match=message):
+            decide(command, given(*facts))
+
+
 class TestRecords:
+    @pytest.mark.parametrize("verdict, wrong, message", [
+        ("VOID", (), "is VOID"), ("WRONG", ("c1",), "got c1 wrong"),
+    ])
+    def test_a_fix_in_a_run_that_did_not_get_the_case_right_is_refused(self, verdict, wrong, message):
+        state = given(STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"),
+                      DifficultAdded("c1", ("wrong",), "batch01-nomem-run1"), nomem(2),
+                      graded("batch01-nomem-run2", verdict, *wrong))
+
+        with pytest.raises(Refused, match=message):
+            decide(FixDifficult("c1", "batch01-nomem-run2"), state)
+
+    def test_a_fix_in_a_run_that_did_not_hold_the_case_is_refused(self):
+        state = given(STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG", "c1"),
+                      DifficultAdded("c3", ("wrong",), "batch01-nomem-run1"), nomem(2),
+                      graded("batch01-nomem-run2", "PASSED"))
+
+        with pytest.raises(Refused, match="c3 was not in run batch01-nomem-run2"):
+            decide(FixDifficult("c3", "batch01-nomem-run2"), state)
+
+
     def test_a_reason_outside_the_five_is_refused(self):
         with pytest.raises(BadInput, match="reason 'slow' is not one of"):
             decide(AddDifficult("c1", ("slow",), "batch01-nomem-run1"), given(STARTED, SMOKE, N1))
@@ -225,10 +294,9 @@ class TestWrongLog:
 
 class TestNextStep:
     @pytest.mark.parametrize("facts, step, command", [
-        ((), "init", "batchlog tune init --dataset DATASET.json"),
+        ((), "init", "batchlog tune init --dataset DATASET"),
         ((STARTED,), "build_batch", "batchlog tune next-batch -o finetune/runs/batch01-nomem-run1/cases.json"),
-        ((STARTED, SMOKE, N1), "grade", "batchlog tune run grade batch01-nomem-run1 --verdict "
-                                        "PASSED|CORRECT|WRONG|VOID"),
+        ((STARTED, SMOKE, N1), "grade", "batchlog tune run grade batch01-nomem-run1 --verdict VERDICT"),
         ((STARTED, SMOKE, N1, graded("batch01-nomem-run1", "WRONG")), "fix_and_run",
          "batchlog tune run start --batch 1 --kind nomem"),
         ((STARTED, SMOKE, N1, graded("batch01-nomem-run1", "PASSED")), "run",
@@ -251,3 +319,46 @@ class TestNextStep:
         assert next_step(given(*facts), "t").command == "batchlog tune run start --final --dir t"
         final = (RunStarted("final-run1", 0, "final", 1, STARTED.selection), graded("final-run1", "PASSED"))
         assert next_step(given(*facts, *final)).step == "done"
+        assert next_step(given(*facts, *final), "t").command == "batchlog tune audit --dir t"
+
+
+class TestMemoryBeforeTheNextBatch:
+    def test_the_next_batch_waits_for_the_passed_batchs_memory(self):
+        with pytest.raises(Refused, match=r"batch 1's with-memory half passed but its memory is not kept yet: run "
+                                          r"`batchlog tune memory keep --batch 1 --nodes NODES`"):
+            decide(BuildBatch(), given(*PASSED_BATCH_1))
+        assert [type(e) for e in decide(BuildBatch(), given(*PASSED_BATCH_1, MemoryKept(1, 9)))] == [
+            BatchBuilt, RunStarted]
+
+    def test_a_given_up_batch_keeps_no_memory_and_does_not_block(self):
+        runs = [e for k in range(1, 5) for e in (nomem(k), graded(f"batch01-nomem-run{k}", "CORRECT"))]
+
+        assert [type(e) for e in decide(BuildBatch(), given(STARTED, SMOKE, *runs))] == [BatchBuilt, RunStarted]
+
+
+class TestFinished:
+    """Once the final check passed, the tuning is closed: only the final runs' usage and changes follow."""
+
+    EVERYTHING = BatchBuilt(1, 6, "w", "new", STARTED.selection, (), 0, 0)
+    DONE = (STARTED, EVERYTHING, RunStarted("batch01-nomem-run1", 1, "nomem", 1, EVERYTHING.new),
+            graded("batch01-nomem-run1", "PASSED"), RunStarted("batch01-mem-run1", 1, "mem", 1, EVERYTHING.new),
+            graded("batch01-mem-run1", "PASSED"), MemoryKept(1, 9),
+            RunStarted("final-run1", 0, "final", 1, STARTED.selection), graded("final-run1", "PASSED"))
+
+    @pytest.mark.parametrize("command", [
+        StartFinal(), BuildBatch(), StartRun(1, "mem"), KeepMemory(1, 10),
+        RegradeRun("final-run1", "CORRECT", "x"), RegradeRun("batch01-mem-run1", "CORRECT", "x"),
+        AddDifficult("c1", ("wrong",), "final-run1"), RecordChange("batch01-mem-run1", "a.md", "x"),
+        RecordUsage("batch01-mem-run1", "m", 1, 1, 1),
+    ])
+    def test_a_command_that_would_append_is_refused(self, command):
+        with pytest.raises(Refused, match="the tuning is finished: the final check passed in final-run1"):
+            decide(command, given(*self.DONE))
+
+    def test_the_final_runs_usage_and_changes_are_still_recorded_and_repeats_answered(self):
+        state = given(*self.DONE)
+
+        assert decide(RecordUsage("final-run1", "m", 1, 2, 3), state) == [UsageRecorded("final-run1", "m", 1, 2, 3)]
+        assert decide(RecordChange("final-run1", "a.md", "x"), state) == [ChangeRecorded("final-run1", "a.md", "x")]
+        assert decide(GradeRun("final-run1", "PASSED"), state) == []
+        assert decide(KeepMemory(1, 9), state) == []

@@ -12,6 +12,7 @@ rules.py gives. Most calls go to one long-lived Node process (tests/zenfolder.py
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +38,10 @@ from projections.tune.rules import (
 )
 from projections.tune.selection import selection_order
 from projections.tune.js_json import js_json
+from cli.tune_log import tuning_state
+from projections.tune.views import PLACEHOLDERS, next_step
 from tests.clirunner import invoke
+from tests.tune_helpers import shell_problems
 from tests.zenfolder import NODE, BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
 
 pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1
@@ -226,7 +230,20 @@ class Batchlog:
         words = [str(a) for a in args]
         end = words.index("--") if "--" in words else len(words)  # ids may start with "-"
         with _INVOKE:
-            return invoke("tune", *words[:end], "--dir", "finetune", *words[end:], env=CLOCK, cwd=self.root)
+            result = invoke("tune", *words[:end], "--dir", "finetune", *words[end:], env=CLOCK, cwd=self.root)
+        if result.code == 0:
+            self.check_next_command()
+        for command in re.findall(r"`(batchlog [^`]*)`", result.err):  # a refusal's commands are pasted too
+            if shell_problems(command):
+                raise Diverged(f"a message of {words} named an unsafe command {command!r}: {shell_problems(command)}")
+        return result
+
+    def check_next_command(self) -> None:
+        """The command `tune next` prints in the state this command left is one simple command, safe to paste."""
+        step = next_step(tuning_state(self.root / "finetune"), "finetune")
+        problems = shell_problems(step.command)
+        if problems or not set(step.placeholders) <= set(PLACEHOLDERS):
+            raise Diverged(f"tune next printed an unsafe command {step.command!r}: {problems}")
 
     def files(self, expected: dict[str, str]) -> dict[str, str]:
         return {name: (self.root / name).read_text(encoding="utf-8") for name in expected
@@ -297,6 +314,7 @@ def play_batch(rng: random.Random, check: Comparison, number: int) -> bool:
             run += 1
         if not passed:
             return True  # given up: the with-memory half does not run
+    check.act("memory", "keep", "--batch", number, "--nodes", rng.randint(0, 60))  # batchlog only: zen keeps none
     return True
 
 

@@ -16,6 +16,7 @@ from projections.tune.events import (
     DifficultFixed,
     MemoryKept,
     RunGraded,
+    RunRegraded,
     RunStarted,
     UsageRecorded,
 )
@@ -105,7 +106,9 @@ class TestStateShape:
     def test_every_state_class_is_frozen(self):
         state = fold(STARTED, BATCH_1, RUN_1, DifficultAdded("a", ("wrong",), "batch01-nomem-run1", "x"),
                      ChangeRecorded("batch01-nomem-run1", "p.md", "rule 1", 6),
-                     UsageRecorded("batch01-nomem-run1", "m", 1, 2, 3), MemoryKept(1, 4))
+                     UsageRecorded("batch01-nomem-run1", "m", 1, 2, 3), MemoryKept(1, 4),
+                     RunGraded("batch01-nomem-run1", "PASSED"),
+                     RunRegraded("batch01-nomem-run1", "CORRECT", "too long"))
         met = set()
 
         for value in attrs_values(state):

@@ -305,3 +305,16 @@ class TestAnotherLoopsLog:
         assert result.code == 1 and "this log is not a tuning's" in result.err
         assert (tmp_path / "run" / "events.jsonl").read_bytes() == before
         assert sorted(p.name for p in (tmp_path / "run").iterdir() if p.suffix == ".md") == []
+
+
+def test_the_log_says_1_line_not_1_lines():
+    from projections.tune.events import BatchBuilt, ChangeRecorded, RunGraded, RunStarted, TuningStarted
+    from projections.tune.readme_batches import log
+    from tests.tune_helpers import fold
+
+    started = TuningStarted("d.json", ({"id": "a"},), ("a",), None, 1, 1, 0, 1, 3, 1)
+    state = fold(started, BatchBuilt(1, 1, "w", "new", ("a",), ()), RunStarted("batch01-nomem-run1", 1, "nomem", 1, ("a",)),
+                 RunGraded("batch01-nomem-run1", "CORRECT"), ChangeRecorded("batch01-nomem-run1", "p.md", "cut", 1),
+                 ChangeRecorded("batch01-nomem-run1", "q.md", "cut", 2))
+
+    assert "`p.md` (+1 line): cut" in log(state) and "`q.md` (+2 lines): cut" in log(state)

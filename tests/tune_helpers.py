@@ -42,3 +42,24 @@ def table_problems(markdown: str) -> list[str]:
         else:
             header = None
     return problems
+
+
+SHELL_OPERATORS = ("|", ";", "&", "<", ">", "(", ")")
+
+
+def shell_problems(command: str) -> list[str]:
+    """Why `command`, pasted into a POSIX shell, would not be one simple `batchlog` command ([] when it is)."""
+    import shlex
+
+    unquoted = "".join(part for n, part in enumerate(command.split("'")) if n % 2 == 0)  # outside '...'
+    problems = [f"holds {bad!r}" for bad in ("`", "$(", "${") if bad in unquoted]
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError as exc:
+        return [f"does not parse: {exc}"]
+    problems += [f"operator {word!r}" for word in words if word and set(word) <= set("|;&<>()")]
+    if words[:1] != ["batchlog"]:
+        problems.append(f"does not start with batchlog: {words[:1]}")
+    return problems

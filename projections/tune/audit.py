@@ -14,11 +14,21 @@ import attrs
 
 from engine import Event
 from projections.tune import rules
-from projections.tune.events import BatchBuilt, MemoryKept, RunGraded, RunStarted
+from projections.errors import Refused
+from projections.tune.events import (
+    BatchBuilt,
+    ChangeRecorded,
+    MemoryKept,
+    RunGraded,
+    RunRegraded,
+    RunStarted,
+    UsageRecorded,
+)
 from projections.tune.evolve import TUNE, evolve
 from projections.tune.halves import Half, half
 from projections.tune.history import history
 from projections.tune.readme_facts import run_calls, run_tokens
+from projections.tune.regrade import RegradeRun, regrade_run
 from projections.tune.state import FINAL, TuneState
 
 CHECKS = (
@@ -26,10 +36,11 @@ CHECKS = (
     ("selection_covered", "every selected case was in a batch"),
     ("halves_in_order", "every batch's halves each ended PASSED or at the run limit, in order"),
     ("graded_once", "no run was graded twice"),
+    ("corrections", "every corrected grade was corrected, with its reason, before anything was decided on it"),
     ("difficult_settled", "every difficult case was fixed or is stuck, with each batch that held it"),
     ("memory_complete", "the last good memory was only replaced by a complete one"),
     ("final_check", "the final check ran after everything else and passed"),
-    ("nothing_after_final", "no event came after the final check"),
+    ("nothing_after_final", "no event came after the final check (but the final runs' usage and changes)"),
     ("decisions_match_rules", "every batch built is the one the rules give from the state just before it"),
 )
 
@@ -101,6 +112,7 @@ class _Walk:
         self.state: TuneState = TUNE.initial
         self.order_faults: list[str] = []
         self.grades: dict[str, list[int]] = {}
+        self.corrections: list[tuple[bool, str]] = []
         self.decisions: list[tuple[bool, str]] = []
         self.memory: list[tuple[bool, str]] = []
         self.final_started: list[tuple[bool, str]] = []
@@ -122,6 +134,7 @@ def audit(events: Iterable[Event], log_report: LogReport) -> Audit:
         _selection_covered(state),
         _halves_in_order(state, walk.order_faults),
         _graded_once(walk.grades),
+        _listed("corrections", walk.corrections, "no grade was corrected"),
         _difficult_settled(state),
         _listed("memory_complete", walk.memory, "no memory was kept"),
         _final_check(state, walk),
@@ -136,9 +149,9 @@ def _step(walk: _Walk, event: Event) -> None:
     walk.events += 1
     walk.first_at = walk.first_at or event.at
     walk.last_at = event.at
-    if walk.final_passed_seq is not None:
-        walk.after_final.append(event.seq)
     fact = event.data
+    if walk.final_passed_seq is not None and not _closing_record(before, fact):
+        walk.after_final.append(event.seq)
     if before.settings is not None:
         match fact:
             case BatchBuilt():
@@ -148,11 +161,33 @@ def _step(walk: _Walk, event: Event) -> None:
                 _check_run_order(walk, before, fact, event.seq)
             case RunGraded():
                 walk.grades.setdefault(fact.run, []).append(event.seq)
+            case RunRegraded():
+                walk.corrections.append(_correction(before, fact, event.seq))
             case MemoryKept():
                 walk.memory.append(_memory(before, fact, event.seq))
     walk.state = evolve(before, event)
-    if isinstance(fact, RunGraded) and fact.verdict == "PASSED" and fact.run.startswith(f"{FINAL}-"):
-        walk.final_passed_seq = walk.final_passed_seq or event.seq
+    if walk.final_passed_seq is None and half(walk.state.runs_of(0, FINAL)) is Half.PASSED:
+        walk.final_passed_seq = event.seq
+
+
+def _closing_record(state: TuneState, fact: object) -> bool:
+    """The usage or changes of a final run: what may still be recorded once the tuning is done."""
+    if not isinstance(fact, UsageRecorded | ChangeRecorded):
+        return False
+    run = state.run_named(fact.run)
+    return run is not None and run.kind == FINAL
+
+
+def _correction(before: TuneState, fact: RunRegraded, seq: int) -> tuple[bool, str]:
+    run = before.run_named(fact.run)
+    was = run.verdict if run is not None else "?"
+    said = f"seq {seq}: {fact.run} regraded {was} -> {fact.verdict}: {fact.reason}"
+    try:
+        regrade_run(before, RegradeRun(fact.run, fact.verdict, fact.reason, fact.wrong, fact.llm_calls,
+                                       fact.tokens, fact.saved_twice))
+    except Refused as refusal:
+        return False, f"{said} (not allowed then: {refusal})"
+    return True, said
 
 
 def _decision(before: TuneState, fact: BatchBuilt, seq: int) -> tuple[bool, str]:
@@ -182,6 +217,10 @@ def _check_batch_order(walk: _Walk, before: TuneState, fact: BatchBuilt, seq: in
         if mem is not Half.PASSED and Half.GIVEN_UP not in (nomem, mem):
             walk.order_faults.append(f"seq {seq}: batch {fact.number} was built before batch {last.number} "
                                      "passed or was given up")
+        imported = fact.unused_after is None  # a batch a zen folder had, taken over by `tune import`
+        if mem is Half.PASSED and not imported and not any(kept.batch == last.number for kept in before.memories):
+            walk.memory.append((False, f"seq {seq}: batch {fact.number} was built before batch {last.number}'s "
+                                       "memory was kept"))
     if before.runs_of(0, FINAL):
         walk.order_faults.append(f"seq {seq}: batch {fact.number} was built after the final check started")
 

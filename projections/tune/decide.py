@@ -26,15 +26,16 @@ from projections.tune.decide_records import (
     record_usage,
 )
 from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
-from projections.tune.halves import Half, batch_finished, half, run_name
+from projections.tune.halves import Half, batch_finished, batch_passed, half, run_name
 from projections.tune.history import history
 from projections.tune.refusals import check_count, require_run, require_tuning, wrong_log
+from projections.tune.regrade import RegradeRun, check_grade, regrade_run
 from projections.tune.selection import check_cases, selection_order
-from projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, VERDICTS, TuneState
+from projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
 
 __all__ = [
     "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
-    "RecordUsage", "StartFinal", "StartRun", "decide",
+    "RecordUsage", "RegradeRun", "StartFinal", "StartRun", "decide",
 ]
 
 MAX_CONCURRENCY = 16
@@ -93,6 +94,17 @@ def decide(command: object, state: TuneState) -> list:
         case InitTuning():
             return init_tuning(state, command)
     require_tuning(state)
+    try:
+        events = _decide_on_a_tuning(command, state)
+    except Refused:
+        _require_not_finished(state, command)  # a closed tuning says so, whatever else it would refuse
+        raise
+    if events:
+        _require_not_finished(state, command)
+    return events
+
+
+def _decide_on_a_tuning(command: object, state: TuneState) -> list:
     match command:
         case BuildBatch():
             return build_batch(state, command)
@@ -102,6 +114,8 @@ def decide(command: object, state: TuneState) -> list:
             return start_final(state)
         case GradeRun():
             return grade_run(state, command)
+        case RegradeRun():
+            return regrade_run(state, command)
         case AddDifficult():
             return add_difficult(state, command)
         case FixDifficult():
@@ -114,6 +128,20 @@ def decide(command: object, state: TuneState) -> list:
             return record_usage(state, command)
         case _:
             raise TypeError(f"decide does not know the command {type(command).__name__}")
+
+
+def _require_not_finished(state: TuneState, command: object) -> None:
+    """Once the final check passed the tuning is closed: only the final runs' usage and changes may follow
+    (a repeat that appends nothing is still answered)."""
+    finals = state.runs_of(0, FINAL)
+    if half(finals) is not Half.PASSED:
+        return
+    if isinstance(command, RecordUsage | RecordChange) and command.run.startswith(f"{FINAL}-"):
+        return
+    passed = next(run for run in finals if run.verdict == "PASSED")
+    raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only the final run's usage "
+                  "and changes may still be recorded; check the record with `batchlog tune audit`",
+                  run=passed.name)
 
 
 def init_tuning(state: TuneState, command: InitTuning) -> list:
@@ -169,6 +197,8 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
         raise Refused(f"batch {last.number} has neither passed (its with-memory half PASSED) nor been given up "
                       f"(a half at its limit of runs): finish it first; `batchlog tune next` says how",
                       batch=last.number)
+    if last is not None:
+        _require_memory_kept(state, last.number)
     if state.runs_of(0, FINAL):
         raise Refused("the final check has started: no batch comes after it", run=state.runs_of(0, FINAL)[-1].name)
     plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
@@ -180,6 +210,15 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
     )
     first = RunStarted(run_name(plan.number, "nomem", 1), plan.number, "nomem", 1, built.new + built.recheck)
     return [built, first]
+
+
+def _require_memory_kept(state: TuneState, batch: int) -> None:
+    """A batch whose with-memory half passed hands its memory on before anything comes after it."""
+    if batch_passed(state, batch) and not any(kept.batch == batch for kept in state.memories):
+        raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `batchlog tune "
+                      f"memory keep --batch {batch} --nodes NODES` (NODES: the nodes in its memory); when that "
+                      "passes, the batch's memory becomes the last good memory, and the next batch is built",
+                      batch=batch)
 
 
 def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
@@ -195,7 +234,7 @@ def _require_last_run_graded(state: TuneState, to: str) -> None:
     run = state.last_run
     if run is not None and not run.graded:
         raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: "
-                      f"`batchlog tune run grade {run.name} --verdict PASSED|CORRECT|WRONG|VOID`", run=run.name)
+                      f"`batchlog tune run grade {run.name} --verdict VERDICT` (VERDICT: PASSED, CORRECT, WRONG or VOID)", run=run.name)
 
 
 def start_run(state: TuneState, command: StartRun) -> list:
@@ -204,7 +243,9 @@ def start_run(state: TuneState, command: StartRun) -> list:
         raise BadInput(f"--kind {command.kind!r} is not a half: use nomem or mem", kind=command.kind)
     batch = state.batch_numbered(command.batch)
     if batch is None:
-        built = f"batches built: 1-{len(state.batches)}" if state.batches else "no batch is built yet"
+        count = len(state.batches)
+        built = ("no batch is built yet" if not count else "batch 1 is the only one built" if count == 1
+                 else f"batches built: 1-{count}")
         raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `batchlog tune next-batch "
                        "-o FILE`", batch=command.batch)
     last = state.last_run
@@ -261,25 +302,16 @@ def start_final(state: TuneState) -> list:
     if current is not None and not batch_finished(state, current.number):
         raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
                       "before the final check", batch=current.number)
+    if current is not None:
+        _require_memory_kept(state, current.number)
     number = len(finals) + 1
     return [RunStarted(run_name(0, FINAL, number), 0, FINAL, number, state.selection)]
 
 
 def grade_run(state: TuneState, command: GradeRun) -> list:
     run = require_run(state, command.run)
-    if command.verdict not in VERDICTS:
-        raise BadInput(f"verdict {command.verdict!r} is not one of {', '.join(VERDICTS)}", verdict=command.verdict)
-    for option, value in (("--llm-calls", command.llm_calls), ("--tokens", command.tokens),
-                          ("--saved-twice", command.saved_twice)):
-        check_count(option, value)
-    wrong = tuple(dict.fromkeys(command.wrong))
-    strangers = [case for case in wrong if case not in run.cases]
-    if strangers:
-        raise BadInput(f"case(s) {' '.join(strangers)} are not in run {run.name}: --wrong names cases of the run",
-                       run=run.name, cases=strangers)
-    if command.verdict == "PASSED" and wrong:
-        raise BadInput(f"a PASSED run has no wrong case, but --wrong names {' '.join(wrong)}: grade it WRONG",
-                       run=run.name)
+    wrong = check_grade(run, command.verdict, command.wrong, {
+        "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice})
     graded = RunGraded(run.name, command.verdict, wrong, command.llm_calls, command.tokens, command.saved_twice,
                        command.findings, command.note)
     if not run.graded:
@@ -289,4 +321,5 @@ def grade_run(state: TuneState, command: GradeRun) -> list:
     if recorded == graded:
         return []
     raise Refused(f"run {run.name} is already graded ({run.verdict}) with other values: a run is graded once; "
-                  "start the next run and grade that one", run=run.name, verdict=run.verdict)
+                  "a grade given by mistake is corrected with `batchlog tune run regrade "
+                  f"{run.name} --verdict VERDICT --reason TEXT`", run=run.name, verdict=run.verdict)

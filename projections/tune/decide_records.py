@@ -96,6 +96,12 @@ def fix_difficult(state: TuneState, command: FixDifficult) -> list:
     if command.case not in run.cases:
         raise BadInput(f"case {command.case} was not in run {run.name}: name the run that got it right",
                        case=command.case, run=run.name)
+    if run.verdict == "VOID":
+        raise Refused(f"run {run.name} is VOID (it does not count): name a run that counts and got "
+                      f"{command.case} right", case=command.case, run=run.name)
+    if command.case in run.wrong:
+        raise Refused(f"run {run.name} got {command.case} wrong: it cannot be fixed in that run; name a run "
+                      "that got it right", case=command.case, run=run.name)
     return [DifficultFixed(command.case, run.name, command.note)]
 
 

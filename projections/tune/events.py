@@ -95,6 +95,22 @@ class RunGraded:
 
 
 @attrs.frozen
+class RunRegraded:
+    """A grade recorded by mistake was corrected: the run's new verdict and figures, and why.
+
+    The original `tune.run_graded` stays in the log; every view folds the correction over it.
+    """
+
+    run: str
+    verdict: str
+    reason: str
+    wrong: tuple[str, ...] = attrs.field(converter=_tuple_of_str, default=())
+    llm_calls: int | None = None
+    tokens: int | None = None
+    saved_twice: int | None = None
+
+
+@attrs.frozen
 class DifficultAdded:
     """A case went on the difficult list, with its reasons, in run `run`."""
 
@@ -147,6 +163,7 @@ EVENT_TYPES = (
     EventType("tune.batch_built", 1, BatchBuilt),
     EventType("tune.run_started", 1, RunStarted),
     EventType("tune.run_graded", 1, RunGraded),
+    EventType("tune.run_regraded", 1, RunRegraded),
     EventType("tune.difficult_added", 1, DifficultAdded),
     EventType("tune.difficult_fixed", 1, DifficultFixed),
     EventType("tune.change_recorded", 1, ChangeRecorded),

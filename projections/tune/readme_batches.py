@@ -132,7 +132,7 @@ def _entry(state: TuneState, run: Run, files: frozenset[str]) -> str:
     if run.note:
         lines.append(f"- Note: {plain(run.note)}")
     for change in run.changes:
-        size = f" ({'+' if change.lines >= 0 else MINUS}{abs(change.lines)} lines)" if change.lines is not None else ""
+        size = f" ({'+' if change.lines >= 0 else MINUS}{abs(change.lines)} {'line' if abs(change.lines) == 1 else 'lines'})" if change.lines is not None else ""
         lines.append(f"- Changed {code(change.file)}{size}: {plain(change.summary)}")
     passed = _passed_line(state, run)
     if passed:
@@ -147,6 +147,9 @@ def _entry(state: TuneState, run: Run, files: frozenset[str]) -> str:
     if links:
         lines.append("- " + " · ".join(links))
     lines.append(f"- Graded at seq {run.graded_seq}, {run.graded_at}.")
+    for correction in (c for c in state.corrections if c.run == run.name):
+        lines.append(f"- Regraded from {correction.was} to {correction.verdict} at seq {correction.seq}, "
+                     f"{correction.at}: {plain(correction.reason)}")
     return "\n".join(lines)
 
 

@@ -279,4 +279,14 @@ def next_section(state: TuneState, folder: str = DEFAULT_FOLDER) -> str:
     if state.foreign:
         return "This log is not a tuning's."
     step = next_step(state, folder)
-    return f"{plain(step.words)}\n\n```sh\n{step.command}\n```"
+    where = " ".join(f"Replace `{word}` with {_meaning(word)}." for word in step.placeholders)
+    return f"{plain(step.words)}\n\n```sh\n{step.command}\n```" + (f"\n\n{where}" if where else "")
+
+
+def _meaning(placeholder: str) -> str:
+    """What a placeholder of a printed template stands for, in words."""
+    from projections.tune.views import PLACEHOLDERS
+
+    meaning = PLACEHOLDERS[placeholder]
+    choices = meaning.get("one_of")
+    return f"one of {', '.join(choices)}" if isinstance(choices, list) else str(meaning["what"])

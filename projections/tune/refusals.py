@@ -11,7 +11,7 @@ def require_tuning(state: TuneState) -> None:
     if state.foreign:
         raise wrong_log(state)
     if state.settings is None:
-        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset FILE`")
+        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset DATASET` (DATASET: the path of the dataset file)")
 
 
 def wrong_log(state: TuneState) -> WrongLog:

@@ -5,11 +5,6 @@ None, tuples, nested attrs classes), so a snapshot can store them generically.
 Its size grows with cases, batches, runs, changes and difficult entries, never
 with the number of usage events: usage is kept as running totals per run and model.
 
-`TuneState`, `Run` and `ModelUsage` keep their fields in an instance `__dict__`
-(`slots=False`) so that the fold can derive the next state by copying that dict
-with one field replaced, about five times cheaper than a constructor call:
-usage reports are most of a tuning's events.
-
 Shape (stable: the README and audit views read it):
 
     TuneState
@@ -20,6 +15,7 @@ Shape (stable: the README and audit views read it):
       runs: tuple[Run, ...]             every run in the order it was started
       difficult: tuple[Difficult, ...]  difficult entries in the order they were added
       memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
+      corrections: tuple[Correction, ...]  every `run regrade`, in log order
       foreign: str | None               type of an event of another loop met in this log
 """
 
@@ -103,7 +99,7 @@ class Change:
     seq: int
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class ModelUsage:
     """A run's usage of one model: the latest running totals and how many reports gave them."""
 
@@ -114,7 +110,7 @@ class ModelUsage:
     reports: int
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class Run:
     """One run: `kind` is "nomem", "mem" or "final" (`batch` 0); `verdict` "" until graded."""
 
@@ -178,7 +174,19 @@ class KeptMemory:
     at: str
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
+class Correction:
+    """A grade corrected by `run regrade`: the verdict before and after, why, and where in the log."""
+
+    run: str
+    was: str
+    verdict: str
+    reason: str
+    seq: int
+    at: str
+
+
+@attrs.frozen
 class TuneState:
     """Everything the tuning's log says so far (see the module docstring for the shape)."""
 
@@ -189,6 +197,7 @@ class TuneState:
     runs: tuple[Run, ...] = ()
     difficult: tuple[Difficult, ...] = ()
     memories: tuple[KeptMemory, ...] = ()
+    corrections: tuple[Correction, ...] = ()
     foreign: str | None = None
 
     @property

@@ -25,26 +25,75 @@ def progress(state: TuneState, size: int | None = None) -> list[str]:
     return rules.progress_lines(history(state), size)
 
 
+def progress_figures(state: TuneState, size: int | None = None) -> dict[str, object]:
+    """The figures of the status lines as fields, for `tune status --json` (the lines come beside them)."""
+    require_tuning(state)
+    past = history(state)
+    planned = rules.next_size(past, size)
+    unused = rules.unused_cases(past)
+    return {
+        "selection": len(past.selection), "used": len(rules.used_ids(past)), "unused": len(unused),
+        "batches_built": len(past.batches), "next_size": planned.size, "next_size_why": planned.why,
+        "difficult": {"open": len(rules.open_difficult(past)), "fixed": len(rules.fixed_difficult(past)),
+                      "stuck": len(rules.stuck_difficult(past))},
+        "batches_ahead": -(-len(unused) // past.settings.max_batch),
+        "lines": rules.progress_lines(past, size),
+    }
+
+
+# The placeholders a printed command may hold: bare upper-case words with no shell metacharacter, so a command
+# pasted unchanged is one simple command that batchlog refuses (exit 2, naming the choices), never a pipe.
+PLACEHOLDERS: dict[str, dict[str, object]] = {
+    "VERDICT": {"option": "--verdict", "one_of": ["PASSED", "CORRECT", "WRONG", "VOID"]},
+    "NODES": {"option": "--nodes", "what": "a whole number: the nodes in the batch's memory"},
+    "DATASET": {"option": "--dataset", "what": "the path of the dataset file ({\"cases\": [...]})"},
+    "FILE": {"option": "-o", "what": "the path cases.json is written at (plan.json goes beside it)"},
+}
+
+
 @attrs.frozen
 class NextStep:
-    """The one next thing to do: `step` names it for machines, `words` for people, `command` is exact."""
+    """The one next thing to do: `step` names it for machines, `words` for people, `command` to run (a template
+    when it holds placeholders: `choices` says what each stands for)."""
 
     step: str
     words: str
     command: str
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return tuple(word for word in shlex.split(self.command) if word in PLACEHOLDERS)
+
+    def as_json(self) -> dict[str, object]:
+        """`command` when it runs as it stands, else `template` and a `choices` object per placeholder."""
+        held = self.placeholders
+        if not held:
+            return {"step": self.step, "words": self.words, "command": self.command}
+        return {"step": self.step, "words": self.words, "template": self.command,
+                "choices": {word: PLACEHOLDERS[word] for word in held}}
+
+
+def placeholder_refusal(option: str, value: str) -> str | None:
+    """What to say when `value`, given to `option`, is a placeholder pasted unchanged (None: it is not one)."""
+    meaning = PLACEHOLDERS.get(value)
+    if meaning is None or meaning["option"] != option:
+        return None
+    choices = meaning.get("one_of")
+    wanted = f"one of {', '.join(choices)}" if isinstance(choices, list) else meaning["what"]
+    return f"{value} is a placeholder: replace it with {wanted}"
 
 
 def next_step(state: TuneState, folder: str = DEFAULT_FOLDER) -> NextStep:
     """The next step of the loop, for every state from the empty log to done."""
     if state.settings is None and not state.foreign:
         return NextStep("init", "Start the tuning: read the dataset, record the settings and the selection.",
-                        _command("init --dataset DATASET.json", folder))
+                        _command("init --dataset DATASET", folder))
     require_tuning(state)
     last = state.last_run
     if last is not None and not last.graded:
         return NextStep("grade", f"Grade {_describe(last)}: check it was not killed for memory, read every "
                         "trajectory, then record the verdict and the figures.",
-                        _command(f"run grade {last.name} --verdict PASSED|CORRECT|WRONG|VOID", folder))
+                        _command(f"run grade {last.name} --verdict VERDICT", folder))
     finals = state.runs_of(0, FINAL)
     if finals:
         return _after_final(finals, folder)
@@ -101,9 +150,9 @@ def _run_again(state: TuneState, batch: int, kind: str, folder: str) -> NextStep
 def _after_final(finals: tuple[Run, ...], folder: str) -> NextStep:
     last = finals[-1]
     if half(finals) is Half.PASSED:
-        return NextStep("done", f"Done: the final check passed in {last.name}. The last good memory is the one "
-                        "to ship; the log holds the whole record.",
-                        "batchlog log verify " + shlex.quote(f"{folder}/events.jsonl"))
+        return NextStep("done", f"Done: the final check passed in {last.name} and the tuning is closed. The last "
+                        "good memory is the one to ship; run the audit, which replays the log and checks "
+                        "every promise of a finished tuning.", _command("audit", folder))
     number = len(finals) + 1
     if last.verdict == "VOID":
         words = f"{last.name} was VOID: run the final check again as final-run{number}."

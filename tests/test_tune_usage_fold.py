@@ -1,0 +1,96 @@
+"""The tuning's usage fold (projections/tune/evolve.py `_usage`) gives what the obvious fold gives.
+
+The fold builds the changed run and state through constructors with every field spelled out; the
+obvious fold (`_usage_the_slow_way`: lists, `attrs.evolve`) is the one it replaced. On generated
+histories of runs started, graded, changed and reported on (reports for unknown runs too), the
+states and every usage view are equal after each event, and no earlier state is changed.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import attrs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Event
+from projections.tune.evolve import _with_runs, _with_usage, evolve
+from projections.tune.events import ChangeRecorded, RunGraded, RunStarted, UsageRecorded
+from projections.tune.state import ModelUsage, Run, TuneState
+from projections.tune.usage import by_batch, by_model, total, usage_markdown
+from tests.tune_helpers import AT, fold, started
+
+RUNS = ["batch01-nomem-run1", "batch01-mem-run1", "batch02-nomem-run1", "final-run1"]
+CASES = [{"id": f"case-{i}", "input": "q"} for i in range(3)]
+
+figures = st.integers(0, 2**53)
+facts = st.one_of(
+    st.builds(UsageRecorded, st.sampled_from(RUNS + ["never-started"]), st.sampled_from(["m1", "m2", "m3"]),
+              figures, figures, figures),
+    st.builds(RunStarted, st.sampled_from(RUNS), st.integers(0, 3), st.sampled_from(["nomem", "mem", "final"]),
+              st.integers(1, 4), st.just(("case-0",))),
+    st.builds(RunGraded, st.sampled_from(RUNS), st.sampled_from(["PASSED", "WRONG", "VOID"])),
+    st.builds(ChangeRecorded, st.sampled_from(RUNS), st.just("skill.md"), st.just("why")),
+)
+# Usage reports are most of a history, as in a real tuning.
+histories = st.lists(st.one_of(facts, st.builds(UsageRecorded, st.sampled_from(RUNS), st.sampled_from(["m1", "m2"]),
+                                                 figures, figures, figures)), max_size=60)
+
+
+def _usage_the_slow_way(state: TuneState, fact: UsageRecorded) -> TuneState:
+    """The newest run of that name gets the model's figures replaced (reports counted); no such run: no change."""
+    runs = list(state.runs)
+    for index in range(len(runs) - 1, -1, -1):
+        if runs[index].name == fact.run:
+            usage = list(runs[index].usage)
+            models = [known.model for known in usage]
+            if fact.model in models:
+                at = models.index(fact.model)
+                usage[at] = ModelUsage(fact.model, fact.calls, fact.input_tokens, fact.output_tokens,
+                                       usage[at].reports + 1)
+            else:
+                usage.append(ModelUsage(fact.model, fact.calls, fact.input_tokens, fact.output_tokens, 1))
+            runs[index] = attrs.evolve(runs[index], usage=tuple(usage))
+            return attrs.evolve(state, runs=tuple(runs))
+    return state
+
+
+def _views(state: TuneState) -> tuple:
+    return usage_markdown(state), by_model(state), by_batch(state), total(state)
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories)
+def test_every_state_and_usage_view_equals_the_obvious_folds(history):
+    state = expected = fold(started(CASES))
+    seen: list[tuple[TuneState, TuneState]] = []
+    for seq, fact in enumerate(history, start=2):
+        event = Event(seq, "tune.x", 1, AT, f"id{seq}", fact)
+        seen.append((state, copy.deepcopy(state)))
+        state = evolve(state, event)
+        expected = _usage_the_slow_way(expected, fact) if isinstance(fact, UsageRecorded) else evolve(expected, event)
+        assert state == expected
+        assert _views(state) == _views(expected)
+    assert all(before == kept for before, kept in seen), "an earlier state was changed"
+
+
+def _every_field_distinct(cls: type) -> object:
+    """An instance whose every field holds its own object, so that a field left out or swapped shows."""
+    return cls(**{field.name: object() for field in attrs.fields(cls)})
+
+
+def test_with_usage_is_evolve_with_every_field_kept():
+    run, usage = _every_field_distinct(Run), object()
+    changed = _with_usage(run, usage)
+    assert type(changed) is Run
+    for field in attrs.fields(Run):
+        assert getattr(changed, field.name) is (usage if field.name == "usage" else getattr(run, field.name)), field.name
+
+
+def test_with_runs_is_evolve_with_every_field_kept():
+    state, runs = _every_field_distinct(TuneState), object()
+    changed = _with_runs(state, runs)
+    assert type(changed) is TuneState
+    for field in attrs.fields(TuneState):
+        assert getattr(changed, field.name) is (runs if field.name == "runs" else getattr(state, field.name)), field.name
