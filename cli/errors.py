@@ -6,14 +6,16 @@ import sys
 
 import orjson
 
-from cli.main import EXIT_REFUSED, EXIT_UNTRUSTED
-from engine import EngineError, LogError
+from cli.main import EXIT_REFUSED, EXIT_UNTRUSTED, EXIT_USAGE
+from engine import BadSetting, EngineError, LogError
 from projections.errors import Refused
 
 
 def exit_code(error: BaseException) -> int:
     if isinstance(error, LogError):
         return EXIT_UNTRUSTED
+    if isinstance(error, BadSetting):
+        return EXIT_USAGE
     return EXIT_REFUSED
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import Annotated
 
@@ -31,8 +32,13 @@ def verify_command(
     as_json: Json = False,
     since: Annotated[str | None, typer.Option("--since", metavar="RECEIPT",
                                               help="a receipt from `batchlog log head`: prove the log only grew")] = None,
+    snapshots: Annotated[bool, typer.Option("--snapshots",
+                                            help="also compare each snapshot with a replay of the log")] = False,
 ) -> int:
     """Check every line: envelope, id, seq, hash chain, known versions, torn tail. Exit 0 trusted, 3 not.
+
+    With --snapshots, each snapshot in `<log>.snap/` too: one that is not authentic (forged or edited: never
+    used) or disagrees with a replay is named and exits 3; one of another version is named as unused.
 
     Example: batchlog log verify finetune/events.jsonl --json
     """
@@ -44,11 +50,29 @@ def verify_command(
             raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
                                      param_hint="--since")
     report = verify(path, all_types(), since=receipt)
+    verdicts = _snapshot_verdicts(path) if snapshots else []
     if as_json:
-        sys.stdout.write(orjson.dumps(report.as_dict()).decode() + "\n")
+        doc = report.as_dict()
+        if snapshots:
+            doc["snapshots"] = [attrs.asdict(verdict) for verdict in verdicts]
+        sys.stdout.write(orjson.dumps(doc).decode() + "\n")
     else:
         _print_report(report)
-    return 0 if report.trusted else 3
+        for verdict in verdicts:
+            print(f"  snapshot {verdict.message}")
+    return 0 if report.trusted and all(verdict.agrees is not False for verdict in verdicts) else 3
+
+
+def _snapshot_verdicts(path) -> list:
+    """Each snapshot of the log compared with a replay (the views' projections, with the registry each reads with)."""
+    from engine.snapshot_check import check_snapshots
+    from projections.quick_batch.evolve import projection as quick_batch_projection
+    from projections.quick_batch.events import REGISTRY as QUICK_BATCH
+    from projections.tune.evolve import TUNE, without_usage
+
+    types = all_types()
+    return check_snapshots(path, [(types, [TUNE, without_usage(types.by_name)]),
+                                  (QUICK_BATCH, [quick_batch_projection()])])
 
 
 def _print_report(report) -> None:
@@ -95,7 +119,7 @@ def show_command(
         for _ in ended:
             pass
         require_within_log(at, ended.position.seq, path)
-    scan = EventLog(path, all_types()).scan(at=at, decode=False)
+    scan = EventLog(path, all_types()).scan(at=at, decode=False, describe=True)
     out = sys.stdout
     for event in scan:
         if type_prefix and not event.type.startswith(type_prefix):
@@ -108,8 +132,17 @@ def show_command(
             out.write(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}\n")
     for problem in scan.newer:
         sys.stderr.write(f"warning: {problem.message}\n")
+    # `log show` is the tool to inspect a damaged log: it keeps showing, and marks each damaged line.
+    for problem in scan.problems:
+        if as_json:
+            out.write(orjson.dumps({"damaged_line": problem.line, "problem": problem.code,
+                                    "message": problem.message}).decode() + "\n")
+        else:
+            out.write(f"{'DAMAGED':>6}  line {problem.line}: {problem.message}\n")
     if scan.bad:
-        sys.stderr.write(f"warning: {scan.bad} damaged line(s) skipped: run `batchlog log verify {path}`\n")
+        quoted = shlex.quote(str(path))
+        sys.stderr.write(f"warning: {scan.bad} damaged line(s), marked DAMAGED: run `batchlog log verify {quoted}`, "
+                         f"then `batchlog log salvage {quoted}`\n")
     return 0
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_REFUSED, EXIT_UNTRUSTED = 0, 1, 3
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
 
 
 def line(value: Any) -> str:
@@ -74,14 +74,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _refusal(error: Any) -> int:
-    """One JSON line on stderr, as the seed prints a refusal; exit 1 (3: a log that cannot be trusted)."""
-    from engine import LogError
+    """One JSON line on stderr, as the seed prints a refusal; exit 1 (3: a log that cannot be trusted; 2: a
+    setting that is a usage error)."""
+    from engine import BadSetting, LogError
 
     body = {"status": "error", "message": error.message}
     halt_reason = error.fields.get("halt_reason")
     if halt_reason:
         body["halt_reason"] = halt_reason
     print(json.dumps(body), file=sys.stderr)
+    if isinstance(error, BadSetting):
+        return EXIT_USAGE
     return EXIT_UNTRUSTED if isinstance(error, LogError) else EXIT_REFUSED
 
 

@@ -49,8 +49,9 @@ def _read_payload(path: Path) -> dict[str, Any]:
     shown = path.as_posix()
     try:
         payload = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        # RecursionError: JSON nested too deep to read (the seed crashes on it)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        # RecursionError: JSON nested too deep to read; ValueError: a number of more than 4,300 digits (the
+        # seed crashes on both)
         raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None
     if not isinstance(payload, dict):
         raise BadInput(f"{shown} holds no JSON object", path=shown)
@@ -91,7 +92,7 @@ def remove_tree(path: Path) -> None:
 
 def open_log(run_dir: Path) -> EventLog:
     """The batch's log, with snapshots (`events.jsonl.snap/`, written once a batch is long)."""
-    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say)
+    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say, on_note=_say)
 
 
 def open_log_at(path: Path) -> EventLog:

@@ -20,7 +20,8 @@ DEFAULT_DIR = Path("finetune")
 
 def tune_log(folder: Path) -> EventLog:
     """The tuning's log, DIR/events.jsonl, read with every known type (so another loop's log is recognised)."""
-    return open_log(folder / LOG_NAME, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
+    say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    return open_log(folder / LOG_NAME, all_types(), on_wait=say, on_note=say)
 
 
 def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True) -> TuneState:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     "now": "engine.clock", "now_datetime": "engine.clock",
     "Event": "engine.envelope",
-    "ClockError": "engine.errors",
+    "BadSetting": "engine.errors", "CannotEncode": "engine.errors", "ClockError": "engine.errors",
     "EngineError": "engine.errors", "LockTimeout": "engine.errors", "LogDamaged": "engine.errors",
     "LogError": "engine.errors", "NewerVersion": "engine.errors", "NotALog": "engine.errors",
     "WriteFailed": "engine.errors",
@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from engine.clock import now, now_datetime
     from engine.envelope import Event
-    from engine.errors import (ClockError, EngineError, LockTimeout, LogDamaged, LogError, NewerVersion, NotALog,
+    from engine.errors import (BadSetting, CannotEncode, ClockError, EngineError, LockTimeout, LogDamaged, LogError, NewerVersion, NotALog,
                                WriteFailed)
     from engine.log import Appended, EventLog, Projection, Replayed
     from engine.registry import EventType, Raw, Registry

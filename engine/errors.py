@@ -54,6 +54,19 @@ class NotALog(EngineError):
     code = "not_a_log"
 
 
+class CannotEncode(EngineError):
+    """The decided events hold a value the log's JSON cannot carry (nested deeper than 255 levels, a whole number
+    past 64 bits): refused, nothing written."""
+
+    code = "cannot_encode"
+
+
+class BadSetting(EngineError):
+    """An environment setting (e.g. BATCHLOG_LOCK_TIMEOUT) holds a value it cannot take: a usage error (exit 2)."""
+
+    code = "bad_setting"
+
+
 class ClockError(EngineError):
     """BATCHLOG_CLOCK holds something that is not an ISO-8601 time."""
 

@@ -1,17 +1,34 @@
 """The streaming line reader: bytes in blocks, complete lines out, the torn tail apart.
 
-Knows nothing of JSON. Memory is one block (or one line, when a line is longer),
-whatever the file's length.
+Knows nothing of JSON. Memory is one block (or one line, when a line is longer, up to
+MAX_LINE_BYTES), whatever the file's length. A longer line is not kept: it comes out as `OVERLONG`,
+which no check takes for an event (damage), so a log linked to an endless source cannot fill memory.
+Only a regular file is read: a FIFO, a device or a socket is refused before a byte is read.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterator
 
 # Small enough to stay in the CPU cache and keep a replay's memory flat from the smallest log
 # up; large enough that the per-block work (one read, one split) is negligible per line.
 BLOCK_BYTES = 1 << 16
+MAX_LINE_BYTES = 1 << 24  # 16 MiB: the longest line a log may hold (README: The log)
+OVERLONG = b"\0a line longer than 16 MiB"  # stands for such a line; not JSON, so it is damage
+
+
+def _open_regular(path: str | os.PathLike):
+    """The file opened for reading, unbuffered; NotALog when it is not a regular file (never blocks on a FIFO)."""
+    from engine.errors import NotALog
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotALog(f"{path} is not a regular file (a FIFO, a device, a socket or a folder): a log is a "
+                      "regular file; name the events.jsonl of a tuning or a batch", path=str(path))
+    return open(fd, "rb", buffering=0)
 
 
 class LineReader:
@@ -37,12 +54,13 @@ class LineReader:
         if self.fd is not None:
             yield from self._blocks(_PositionalReads(self.fd, self.start).read)
             return
-        with open(self.path, "rb", buffering=0) as fh:
+        with _open_regular(self.path) as fh:
             fh.seek(self.start)
             yield from self._blocks(fh.read)
 
     def _blocks(self, read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
         carry: list[bytes] = []  # the pieces of a line not finished yet (kept apart: no quadratic copying)
+        carried = 0  # their length; past MAX_LINE_BYTES the pieces are dropped and only counted
         offset = self.start
         size = self.block_bytes
         left = None if self.limit is None else max(0, self.limit - self.start)
@@ -58,19 +76,26 @@ class LineReader:
                 break
             cut = block.rfind(b"\n")
             if cut < 0:
-                carry.append(block)
+                carried += len(block)
+                if carried > MAX_LINE_BYTES:
+                    carry = []
+                else:
+                    carry.append(block)
                 continue
-            if carry:
-                carry.append(block)
-                block = b"".join(carry)
-                cut += len(block) - len(carry[-1])
-                carry = []
-            if cut + 1 < len(block):
-                carry.append(block[cut + 1 :])
-            offset += cut + 1
+            consumed = carried + cut + 1
+            if carried and carried + block.find(b"\n") > MAX_LINE_BYTES:
+                lines = [OVERLONG, *block[:cut].split(b"\n")[1:]]
+            elif carry:
+                carry.append(block[:cut])
+                lines = b"".join(carry).split(b"\n")
+            else:
+                lines = block[:cut].split(b"\n")
+            carry = [block[cut + 1 :]] if cut + 1 < len(block) else []
+            carried = len(block) - cut - 1
+            offset += consumed
             self.end = offset
-            yield block[:cut].split(b"\n")
-        self.torn = sum(map(len, carry))
+            yield lines
+        self.torn = carried
 
     def __iter__(self) -> Iterator[bytes]:
         for block in self.blocks():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from stat import S_ISDIR
+from stat import S_ISDIR, S_ISREG
 from typing import Any
 
 import attrs
@@ -19,19 +19,21 @@ from engine.chain import line_hash
 from engine.crash_hook import crash_mid_write, crash_point
 from engine.durable import (
     BINARY,
+    Marker,
+    check_marker_belongs,
     cut_unfinished_command,
     fsync_folder,
     marker_path,
     put_back,
     remove_quietly,
-    unfinished_command_start,
     write_marker,
 )
 from engine.envelope import Event, encode_line
-from engine.errors import LogDamaged, NewerVersion, NotALog, WriteFailed
-from engine.lock import exclusive
+from engine.errors import CannotEncode, LogDamaged, NewerVersion, NotALog, WriteFailed
+from engine.lock import NoFolder, exclusive
 from engine.registry import Registry
 from engine.scan import Position, Problem, Scan
+from engine.trust import refuse_damaged, unacknowledged_note
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
@@ -80,6 +82,8 @@ class Replayed:
     newer: tuple[Problem, ...]
     torn: int
     end: int
+    first_bad: Problem | None = None  # the first damaged line, when `bad`
+    marker: Marker = Marker()  # what the `.pending` marker said (an unfinished command, or why it was ignored)
 
 
 @attrs.frozen
@@ -108,7 +112,8 @@ def _signature(stat: os.stat_result) -> tuple[int, ...]:
 
 
 def readable_log(path: Path) -> bool:
-    """Whether a log is at `path` yet (False: none); NotALog when the path cannot be one (a folder, unreadable)."""
+    """Whether a log is at `path` yet (False: none); NotALog when the path cannot be one (a folder, a FIFO, a
+    device, a socket, unreadable), before a byte of it is read."""
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -117,9 +122,34 @@ def readable_log(path: Path) -> bool:
         raise NotALog(f"{path} cannot be read: {exc.strerror or exc}", path=str(path)) from None
     if S_ISDIR(mode):
         raise NotALog(f"{path} is a folder, not a log file: name the events.jsonl inside it", path=str(path))
+    if not S_ISREG(mode):
+        raise NotALog(f"{path} is not a regular file (a FIFO, a device or a socket): a log is a regular file; "
+                      "name the events.jsonl of a tuning or a batch", path=str(path))
     if not os.access(path, os.R_OK):
         raise NotALog(f"{path} cannot be read: check its permissions", path=str(path))
     return True
+
+
+def encode_event_line(seq: int, type_: str, v: int, at: str, data: Any, prev: str) -> bytes:
+    """`encode_line`, with a value JSON cannot carry refused (CannotEncode) rather than raised as a bug."""
+    try:
+        return encode_line(seq, type_, v, at, data, prev)
+    except TypeError as exc:  # orjson.JSONEncodeError: too deep, an integer past 64 bits, a type it cannot write
+        raise CannotEncode(f"the {type_} event cannot be written to the log: {exc}: nothing was recorded; JSON "
+                           "nested deeper than 255 levels and whole numbers past 64 bits cannot be logged",
+                           type=type_) from None
+
+
+def remove_made_folders(log_path: Path, made: list[Path]) -> None:
+    """After an append that wrote nothing: the folders it created for the log go again (innermost first), so a
+    refused command leaves nothing behind; a folder something else has meanwhile used stays."""
+    if not made or log_path.exists():
+        return
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def _read_at(fd: int, offset: int, size: int) -> bytes:
@@ -154,14 +184,17 @@ class EventLog:
         *,
         on_wait: Callable[[str], None] | None = None,
         snapshots: Any = None,
+        on_note: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)
         self.registry = registry
         self.on_wait = on_wait
+        self.on_note = on_note  # where a reader's notes go (a torn tail answered past, a marker ignored)
         self.snapshots = snapshots
         self._tail: _Tail | None = None
         self._pending_path = marker_path(self.path)
-        self._held: int | None = None  # during an append: the log's descriptor, open read-write
+        self._held: int | None = None  # during an append: the log's descriptor, open read-write, locked
+        self._created = False  # during an append: whether taking the lock created the (empty) log
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -172,26 +205,47 @@ class EventLog:
         return Scan(self.path, self.registry, start=start, at=at, describe=describe, check_ids=check_ids,
                     decode=decode)
 
-    def replay(self, projection: Projection, *, at: int | None = None) -> Replayed:
-        """The state after every trusted event (up to and including seq `at`)."""
+    def replay(self, projection: Projection, *, at: int | None = None, notes: bool = True) -> Replayed:
+        """The state after every event (up to and including seq `at`); LogDamaged when a line read is damaged
+        (DESIGN.md: views refuse a damaged log as appends do). A torn tail or an unfinished command is
+        answered past, with one note (`notes`)."""
         try:
             if self._held is None and not readable_log(self.path):
                 return Replayed(projection.initial, Position(), 0, (), 0, 0)
             if self.snapshots is not None:
-                return self.snapshots.replay(self, projection, at=at)
-            return self.fold(projection, projection.initial, Position(), at=at)
+                replayed = self.snapshots.replay(self, projection, at=at)
+            else:
+                replayed = self.fold(projection, projection.initial, Position(), at=at)
+            self.refuse_if_damaged(replayed)
         except OSError as exc:
             raise NotALog(f"{self.path} cannot be read: {exc.strerror or exc}", path=str(self.path)) from None
+        if notes:
+            self._note(replayed.marker.ignored)
+            self._note(unacknowledged_note(self.path, replayed.torn, replayed.marker.start is not None))
+        return replayed
+
+    def refuse_if_damaged(self, replayed: Replayed) -> None:
+        """LogDamaged naming the first damaged line the replay met (the scan checks the last line's id too: no
+        later line vouches for it; the chain vouches for every other)."""
+        if replayed.bad:
+            first = replayed.first_bad or Problem(0, "damaged", "a line is damaged")
+            raise refuse_damaged(self.path, first, replayed.bad)
+
+    def _note(self, text: str | None) -> None:
+        if text and self.on_note is not None:
+            self.on_note(text)
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
         # Under an append's lock an unfinished command has just been cut away: there is none to stop at.
-        limit = None if self._held is not None else self._unfinished_command_start()
-        scan = Scan(self.path, self.registry, start=start, at=at, limit=limit, only=projection.folds, fd=self._held)
+        marker = Marker() if self._held is not None else check_marker_belongs(self.path, self._pending_path)
+        scan = Scan(self.path, self.registry, start=start, at=at, limit=marker.start, only=projection.folds,
+                    fd=self._held)
         engine_types = own_types.NAMES
         # `log.*` events are the engine's, not the domain's
         state = projection.fold_events(state, (event for event in scan if event.type not in engine_types))
-        return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end)
+        return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end, scan.first_problem,
+                        marker)
 
     def append(self, projection: Projection, decide: Decide) -> Appended:
         """Under the lock: replay, `decide(state)`, write its events in one write, fsync.
@@ -199,57 +253,45 @@ class EventLog:
         `decide` returns the domain events to append (none: a no-op) or raises to
         refuse, and then nothing is written.
         """
+        made: list[Path] = []
         try:
+            try:
+                return self._append_under_lock(projection, decide)
+            except NoFolder:
+                made = self._make_folder()  # no folder yet: make it (and go again when nothing is written)
             return self._append_under_lock(projection, decide)
-        except NotALog:
-            # The path cannot be a log (a folder, a symlink loop, unreadable): no command can append to
-            # it, so the lock file just made for it goes too, and nothing is left written.
-            remove_quietly(Path(f"{self.path}.lock"))
-            raise
-        except WriteFailed:
-            if self.path.parent.is_dir():
-                raise
-        # No folder yet (the lock file could not be made): make it, then append as usual.
+        finally:
+            remove_made_folders(self.path, made)
+
+    def _append_under_lock(self, projection: Projection, decide: Decide) -> Appended:
+        with exclusive(self.path, self.on_wait) as held:
+            try:
+                self._held, self._created = held.fd, held.created
+                return self._append_locked(projection, decide)
+            finally:
+                self._held, self._created = None, False
+
+    def _make_folder(self) -> list[Path]:
+        """Create the log's folder (and its parents) when missing; the folders created, outermost first."""
+        missing = [folder for folder in (self.path.parent, *self.path.parent.parents) if not folder.exists()]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise WriteFailed(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}",
                               path=str(self.path)) from None
-        return self._append_under_lock(projection, decide)
-
-    def _append_under_lock(self, projection: Projection, decide: Decide) -> Appended:
-        with exclusive(self.path, self.on_wait):
-            # Opened under the lock, so that it is the file the lock guards (salvage replaces it under the lock).
-            held = self._open_existing()
-            if held is None:
-                readable_log(self.path)  # why the path cannot be a log, if it cannot (a folder, unreadable)
-            try:
-                self._held = held
-                return self._append_locked(projection, decide)
-            finally:
-                self._held = None
-                if held is not None:
-                    os.close(held)
-
-    def _open_existing(self) -> int | None:
-        """The log opened read-write for an append, when it is there and can be: one descriptor for the
-        replay's reads (pread), the tail check and the write. None: the path taken for a new log, or any
-        doubt (a folder, no permission), which says what is wrong as before."""
-        try:
-            return os.open(self.path, os.O_RDWR | os.O_APPEND | BINARY)
-        except OSError:
-            return None
+        return missing[::-1]
 
     def _append_locked(self, projection: Projection, decide: Decide) -> Appended:
-        self._cut_unfinished_command()
-        replayed = self._unchanged_since_append(projection) or self.replay(projection)
+        """Under the lock: cut an unfinished command away, replay (checked), decide, write."""
+        self._note(self._cut_unfinished_command().ignored)
+        replayed = self._unchanged_since_append(projection) or self.replay(projection, notes=False)
         self._refuse_untrusted(replayed)
         new = list(decide(replayed.state))
         if not new:
             return Appended((), replayed.state, replayed.state)
         events, payload = self._encode(new, replayed.position)
         self._tail = None
-        stat = self._write(payload, replayed.end, replayed.torn)
+        stat = self._write(payload, replayed.end, replayed.torn, replayed.position.hash)
         state = projection.fold_events(replayed.state, events)
         position, line_start = _position_after(replayed, events, payload)
         if self.snapshots is not None:
@@ -300,32 +342,35 @@ class EventLog:
         prev = position.hash
         events, lines = [], []
         for offset, domain in enumerate(new, start=1):
-            type_, v, data = self.registry.encode(domain)
+            try:
+                type_, v, data = self.registry.encode(domain)
+            except RecursionError:  # data nested too deep to turn into JSON: refused like orjson's own limit
+                raise CannotEncode(f"the {type(domain).__name__} event cannot be written to the log: its data is "
+                                   "nested too deep: nothing was recorded; JSON nested deeper than 255 levels "
+                                   "cannot be logged", type=type(domain).__name__) from None
             seq = position.seq + offset
-            line = encode_line(seq, type_, v, at, data, prev)
+            line = encode_event_line(seq, type_, v, at, data, prev)
             id_ = line[line.index(b'"id":"') + 6 : line.index(b'"id":"') + 38].decode()
             events.append(Event(seq, type_, v, at, id_, domain))
             lines.append(line)
             prev = line_hash(line)
         return events, b"".join(line + b"\n" for line in lines)
 
-    def _unfinished_command_start(self) -> int | None:
-        """Where a command being written (or killed part way) starts; readers stop there."""
-        return unfinished_command_start(self.path, self._pending_path)
+    def _cut_unfinished_command(self) -> Marker:
+        """Under the lock: cut away the lines of a command whose append died mid-write (only when the marker
+        belongs to this log); what the marker said."""
+        return cut_unfinished_command(self.path, self._pending_path)
 
-    def _cut_unfinished_command(self) -> None:
-        """Under the lock: cut away the lines of a command whose append died mid-write."""
-        cut_unfinished_command(self.path, self._pending_path)
-
-    def _write(self, payload: bytes, end: int, torn: int) -> tuple[int, ...]:
-        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
+    def _write(self, payload: bytes, end: int, torn: int, before: str) -> tuple[int, ...]:
+        """Write `payload` after byte `end` (the line before it hashes to `before`) in one write and fsync; on
+        failure, put the file back.
 
         Returns the file's signature just after the write (see `_signature`)."""
         held = self._held
-        created = held is None and not self.path.exists()
+        created = self._created if held is not None else not self.path.exists()
         several = payload.count(b"\n") > 1
         if several:
-            write_marker(self._pending_path, end, len(payload))
+            write_marker(self._pending_path, end, len(payload), before, line_hash(payload[: payload.index(b"\n")]))
         try:
             fd = held if held is not None else os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | BINARY, 0o644)
         except OSError as exc:

@@ -26,8 +26,8 @@ import orjson
 
 from engine import own_types
 from engine.chain import GENESIS
-from engine.envelope import FIELD_SET, Event, envelope_problem, id_problem
-from engine.lines import LineReader
+from engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
+from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
 from engine.registry import Registry
 
 
@@ -92,6 +92,7 @@ class Scan:
         self.bad = 0
         self.newer: list[Problem] = []
         self.problems: list[Problem] = []
+        self.first_problem: Problem | None = None  # kept even without `describe`: views name it when they refuse
         self.torn = 0
         self.lines = start.line
         self.first_at: str | None = None
@@ -101,6 +102,8 @@ class Scan:
         self.bad += 1
         if self.describe:
             self.problems.append(Problem(line, code, message, seq))
+        if self.first_problem is None:
+            self.first_problem = Problem(line, code, message, seq)
 
     def __iter__(self) -> Iterator[Event]:
         reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
@@ -112,8 +115,10 @@ class Scan:
 
     def _checked(self, reader: LineReader) -> Iterator[Event]:
         cursor = _Cursor(self.start)
+        final = None
         for block in reader.blocks():
             block_start, block_number = cursor.offset, cursor.number
+            final = block[-1]
             for line in block:
                 cursor.number += 1
                 digest = sha256(line).hexdigest()
@@ -127,6 +132,7 @@ class Scan:
             cursor.offset = reader.end
             self.lines = cursor.number
             self.position = cursor.position()
+        self._check_last(cursor, final)
         self._finish(cursor, reader)
 
     def _check(self, c: _Cursor, line: bytes, digest: str, expected_prev: str, obj: Any) -> Any:
@@ -136,7 +142,11 @@ class Scan:
         c.skipped += 1
         after_bad, c.previous_bad = c.previous_bad, True
         if obj is None:
-            self._problem(number, "bad_json", f"line {number} is not JSON")
+            if line is OVERLONG:
+                self._problem(number, "line_too_long",
+                              f"line {number} is longer than {MAX_LINE_BYTES >> 20} MiB, the most a line may hold")
+            else:
+                self._problem(number, "bad_json", f"line {number} is not JSON")
             return None
         why = envelope_problem(obj)
         if why is not None:
@@ -200,8 +210,10 @@ class Scan:
         previous_bad = False  # the line before this one was skipped: its link cannot be checked
         unread = None  # the last line if it was taken from its bytes, with the figures from before it
         last_raw = None  # the line last taken from its bytes (whose `at` is read only when needed)
+        final = None  # the last line read
         for block in reader.blocks():
             block_start, block_number = c.offset, number
+            final = block[-1]
             for line, hashed in zip(block, map(sha256, block)):
                 number += 1
                 digest = hashed.hexdigest()
@@ -275,7 +287,23 @@ class Scan:
             self.position = c.position()
         if unread is not None:
             self._recheck(c, unread)  # the last line: no line after it vouches for it
+        self._check_last(c, final)
         self._finish(c, reader)
+
+    def _check_last(self, c: _Cursor, final: bytes | None) -> None:
+        """The last line read, when trusted, must be intact: no later line's `prev` vouches for it, so an
+        edit of it is found only by its id (issue 15: an edited last verdict was acted on). One hash."""
+        if final is None or self.check_ids or c.previous_bad:
+            return
+        at = final.find(b'"id":"')
+        if at >= 0 and id_problem(final, final[at + 6 : at + 6 + ID_LENGTH].decode("ascii", "replace")) is None:
+            return  # the common case, from the bytes: the line is not parsed again
+        obj = _parsed(final)
+        id_ = obj.get("id") if type(obj) is dict else None
+        if type(id_) is str and id_problem(final, id_) is None:
+            return
+        self._problem(c.number, "id_mismatch", f"line {c.number} (seq {c.seq}), the last: id is not the hash of the "
+                      "line: the line was changed after it was written", c.seq)
 
     def _recheck(self, c: _Cursor, unread: tuple) -> None:
         """Every check of a line that was taken from its bytes, when no line after it vouches for it (the

@@ -4,7 +4,9 @@ A snapshot holds the state a projection reached, where it stopped (seq, line,
 byte offset, the hash of the last line folded) and the key of the code that
 folded it. It is used only when every check holds:
 
-- the file is whole (its first line is the SHA-256 of the rest);
+- the file is whole and authentic: its first line is the HMAC-SHA256 of the rest under the user's key,
+  kept outside the log's folder (engine/snapshot_key.py), so a person who can write the folder cannot
+  forge one into an answer; one that does not verify is ignored, with one note;
 - its key matches: the projection's name and `version` (a hash of the code that
   folds, see `code_version`), its state type, the registry's types and versions,
   and this file format;
@@ -45,7 +47,7 @@ from engine.scan import Position
 if TYPE_CHECKING:
     from engine.log import EventLog, Projection, Replayed
 
-FORMAT = 1
+FORMAT = 2  # 2: authenticated with the user's key (HMAC) instead of a plain SHA-256
 SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
 CHUNK_BYTES = 1 << 22
 _HEX64 = "[0-9a-f]{64}"  # a line hash (re.fullmatch compiles it once, when a snapshot is read)
@@ -97,8 +99,9 @@ class _Base:
 class Snapshots:
     """The snapshot store of `EventLog(..., snapshots=Snapshots())`: one file per log and projection."""
 
-    def __init__(self, *, every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, *, every: int = SNAPSHOT_EVERY, on_note: Any = None) -> None:
         self.every = every
+        self.on_note = on_note  # where the note of a snapshot that does not verify goes
         self._bases: dict[tuple[str, str], _Base] = {}
 
     # -- the seam EventLog calls --------------------------------------------------------------
@@ -167,12 +170,12 @@ class Snapshots:
     def _load(self, log: EventLog, projection: Projection, key: str,
               state_type: type) -> tuple[Any, Position, int] | None:
         """The snapshot's state, position and the CRC-32 of the log through it, or None when any check fails."""
-        try:
-            raw = self.path_for(log, projection).read_bytes()
-        except OSError:
-            return None
-        check, newline, body = raw.partition(b"\n")
-        if not newline or sha256(body).hexdigest().encode() != check:
+        path = self.path_for(log, projection)
+        body = read_authentic(path)
+        if body is None or body is _ABSENT:
+            if body is None and self.on_note is not None:
+                self.on_note(f"note: the snapshot {path} is not authentic (edited, or written by another user): "
+                             "ignored; the log is replayed in full")
             return None
         try:
             doc = orjson.loads(body)
@@ -208,6 +211,11 @@ class Snapshots:
                 return
         except Exception:  # noqa: BLE001 - a state cattrs cannot carry faithfully is simply not cached
             return
+        from engine.snapshot_key import authenticate_snapshot, snapshot_key
+
+        secret = snapshot_key()
+        if secret is None:
+            return  # no key (no user folder to keep it in): a snapshot could not be trusted, so none is written
         folder = self.folder(log.path)
         target = self.path_for(log, projection)
         try:
@@ -219,13 +227,64 @@ class Snapshots:
             return
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(sha256(body).hexdigest().encode() + b"\n" + body)
+                fh.write(authenticate_snapshot(secret, body) + b"\n" + body)
             os.replace(temp, target)
         except OSError:
             try:
                 os.unlink(temp)
             except OSError:
                 pass
+
+
+SNAPSHOT_BYTES_MAX = 1 << 30  # a snapshot holds a folded state; a larger file is not one batchlog wrote
+
+
+_ABSENT: Any = object()  # no snapshot file at all (the usual case before the first: no note)
+
+
+def read_snapshot_file(path: Path) -> tuple[bytes, bytes] | bytes | None:
+    """(tag, body) of a snapshot file, when it is a regular file (never a FIFO or a device) of sane size;
+    `_ABSENT` when there is none; None when it is not one batchlog wrote."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return _ABSENT
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SNAPSHOT_BYTES_MAX:
+            return None
+        pieces, left = [], info.st_size
+        while left > 0:  # one read, as a rule: the size is known
+            piece = os.read(fd, left)
+            if not piece:
+                break
+            pieces.append(piece)
+            left -= len(piece)
+        raw = b"".join(pieces)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    tag, newline, body = raw.partition(b"\n")
+    return (tag, body) if newline else None
+
+
+def read_authentic(path: Path) -> bytes | None:
+    """The body of the snapshot file at `path` when its tag verifies under the user's key; `_ABSENT` when there
+    is no such file; else None."""
+    from engine.snapshot_key import snapshot_is_authentic, snapshot_key
+
+    found = read_snapshot_file(path)
+    if found is _ABSENT:
+        return _ABSENT
+    secret = snapshot_key() if found is not None else None
+    if found is None or secret is None or not snapshot_is_authentic(secret, found[1], found[0]):
+        return None
+    return found[1]
 
 
 def _state_type(projection: Projection) -> type | None:
@@ -317,8 +376,16 @@ def _line_start(path: Path, end: int) -> int | None:
         return None
 
 
-def open_log(path: str | os.PathLike, registry: Any, *, on_wait: Any = None) -> EventLog:
-    """The log at `path` with snapshots on: what the CLI's views and commands open."""
+def open_log(path: str | os.PathLike, registry: Any, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
+    """The log at `path` with snapshots on: what the CLI's views and commands open (`on_note`: where the notes
+    of a reader go, e.g. a torn tail answered past or a snapshot ignored)."""
     from engine.log import EventLog
 
-    return EventLog(path, registry, on_wait=on_wait, snapshots=Snapshots())
+    said: set[str] = set()
+
+    def note_once(text: str) -> None:
+        if on_note is not None and text not in said:
+            said.add(text)
+            on_note(text)
+
+    return EventLog(path, registry, on_wait=on_wait, snapshots=Snapshots(on_note=note_once), on_note=note_once)

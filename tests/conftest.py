@@ -4,6 +4,8 @@ import pytest
 
 # Let unexpected exceptions raise in tests instead of becoming one line (cli.app).
 os.environ.setdefault("BATCHLOG_DEBUG", "1")
+# Snapshots are authenticated with a per-user key; tests use a key of their own, never the user's cache folder.
+os.environ.setdefault("BATCHLOG_SNAPSHOT_KEY", "batchlog-tests-snapshot-key")
 
 
 @pytest.fixture

@@ -71,18 +71,18 @@ def test_an_append_by_another_writer_in_between_is_read(tmp_path, projection):
     assert appended.state == Count(_fresh_count(path))
 
 
-def test_a_last_line_changed_in_place_is_read_again(tmp_path, fold, projection):
+def test_a_last_line_changed_in_place_is_refused_not_acted_on(tmp_path, fold, projection):
+    """No later line's `prev` vouches for the last line: the append checks its id is still its own hash."""
     path = tmp_path / "events.jsonl"
     log = EventLog(path, REGISTRY)
     _add(log, projection, "one", "two")
     _add(log, projection, "three")
     _rewrite_in_place(path, b'"text":"three"', b'"text":"thre3"')
-    fold.calls = 0
+    before = path.read_bytes()
 
-    appended = _add(log, projection, "four")
-
-    assert fold.calls == 3 + 1  # the whole log again, then the new event
-    assert appended.state == Count(_fresh_count(path))
+    with pytest.raises(LogDamaged, match=r"line 3 \(seq 3\), the last: id is not the hash of the line"):
+        _add(log, projection, "four")
+    assert path.read_bytes() == before
 
 
 def test_a_middle_line_damaged_in_place_is_seen_by_the_next_append(tmp_path, projection):

@@ -24,6 +24,7 @@ from engine import (
     verify,
 )
 from engine.chain import GENESIS, line_hash
+from engine.durable import marker_text
 from engine.clock import CLOCK_ENV, now
 from engine.errors import ClockError
 from engine.lines import LineReader
@@ -292,15 +293,26 @@ class TestCorruption:
 
         assert self.codes(five)[0] == (3, "id_mismatch")
 
-    def test_readers_skip_and_count_a_bad_middle_line(self, five):
+    def test_the_scan_skips_and_counts_a_bad_middle_line(self, five):
         lines = _lines(five)
         lines[2] = b"not json\n"
         five.path.write_bytes(b"".join(lines))
 
-        replayed = five.replay(NOTES)
+        scan = five.scan()
+        weights = [event.data.weight for event in scan]
 
-        assert replayed.bad == 1
-        assert [n.weight for n in replayed.state] == [1, 2, 4, 5]
+        assert scan.bad == 1 and scan.first_problem.line == 3
+        assert weights == [1, 2, 4, 5]
+
+    def test_a_view_refuses_a_bad_middle_line_naming_it(self, five):
+        """DESIGN.md: a damaged line in the middle makes every view exit 3, as appends do."""
+        lines = _lines(five)
+        lines[2] = b"not json\n"
+        five.path.write_bytes(b"".join(lines))
+
+        with pytest.raises(LogDamaged, match=r"line 3 is not JSON.*batchlog log verify .*batchlog log salvage") as raised:
+            five.replay(NOTES)
+        assert raised.value.fields["line"] == 3
 
     def test_a_damaged_log_is_never_appended_to(self, five):
         lines = _lines(five)
@@ -419,14 +431,12 @@ class TestLayering:
             assert "tune." not in text and "qb." not in text and "quick_batch" not in text, path
 
 
-def test_lock_file_is_not_what_locks(log):
-    """The lock is the kernel's (flock): a leftover .lock file never blocks an append."""
+def test_the_log_itself_is_locked_and_no_lock_file_is_left(log):
+    """The lock is the kernel's (flock) on the log's own file: no `.lock` file, and nothing left beside the log."""
     append(log, NoteAdded("a"))
-    lock_file = f"{log.path}.lock"
-    assert os.path.exists(lock_file)
-
     append(log, NoteAdded("b"))
 
+    assert sorted(p.name for p in log.path.parent.iterdir()) == ["events.jsonl"]
     assert len(log.replay(NOTES).state) == 2
 
 
@@ -439,7 +449,8 @@ class TestUnfinishedCommand:
         # As a writer killed part way through the three-line command leaves it: two of its lines, and the marker.
         log.path.write_bytes(b"".join(lines[:3]))
         pending = log.path.with_name(log.path.name + ".pending")
-        pending.write_bytes(f"{acknowledged} {sum(map(len, lines[1:]))}".encode())
+        pending.write_bytes(marker_text(acknowledged, sum(map(len, lines[1:])), line_hash(lines[0][:-1]),
+                                        line_hash(lines[1][:-1])))
 
         seen = [n.text for n in log.replay(NOTES).state]
         appended = append(log, NoteAdded("e"))
@@ -483,7 +494,8 @@ class TestUnfinishedCommand:
 
         append(log, NoteAdded("a"))
         pending = log.path.with_name(log.path.name + ".pending")
-        pending.write_bytes(f"{log.path.stat().st_size} 500".encode())
+        first = log.path.read_bytes()[:-1]
+        pending.write_bytes(marker_text(log.path.stat().st_size, 500, line_hash(first), line_hash(b'{"seq":2}')))
         with open(log.path, "ab") as fh:
             fh.write(b'{"seq":2}\n')  # a line of a command that died
         folder_syncs: list[bool] = []

@@ -17,6 +17,7 @@ import types
 
 import pytest
 
+import engine.lock
 import engine.log
 from engine import WriteFailed
 from tests.reliability import model
@@ -104,7 +105,9 @@ class TestInjectedFaults:
         path = tmp_path / "events.jsonl"
         log, acknowledged = seeded_log(path)
         before = path.read_bytes()
-        monkeypatch.setattr(engine.log, "os", FaultyOs(path, fail, code, cut_for(after), short))
+        faulty = FaultyOs(path, fail, code, cut_for(after), short)
+        monkeypatch.setattr(engine.log, "os", faulty)
+        monkeypatch.setattr(engine.lock, "os", faulty)  # the log is opened where it is locked
 
         with pytest.raises(WriteFailed) as raised:
             log.append(model.PROJECTION, model.note(2, 1, 3, 20))

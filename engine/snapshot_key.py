@@ -1,0 +1,101 @@
+"""The per-user key that authenticates snapshots: HMAC-SHA256 over a snapshot's bytes.
+
+A plain checksum can be recomputed by anyone who can write the log's folder; an HMAC needs the key, which
+lives outside that folder: `BATCHLOG_SNAPSHOT_KEY` (tests), else a file in the user's cache folder
+(`$XDG_CACHE_HOME/batchlog/snapshot.key`, or `~/.cache/...`), made on first use with mode 0600. A key file
+that is not the user's own, or that others may read or write, is not used, and no snapshot is then either:
+a snapshot only ever saves time. Snapshots written by another user are simply not used.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+SNAPSHOT_KEY_ENV = "BATCHLOG_SNAPSHOT_KEY"
+KEY_FILE_NAME = "snapshot.key"
+KEY_BYTES = 32
+
+_cached: dict[str, bytes | None] = {}
+
+
+def key_file() -> Path | None:
+    """Where the user's key is kept: the user's cache folder (None: the user has no home to keep it in)."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        if home == "~" or not home:
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "batchlog" / KEY_FILE_NAME
+
+
+def snapshot_key() -> bytes | None:
+    """The key snapshots are authenticated with, made on first use; None: no usable key (snapshots off)."""
+    given = os.environ.get(SNAPSHOT_KEY_ENV)
+    if given:
+        return given.encode()
+    path = key_file()
+    if path is None:
+        return None
+    where = str(path)
+    if where not in _cached:
+        _cached[where] = _read_key(path) or _make_key(path)
+    return _cached[where]
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in `path`, when it is a regular file of this user's that nobody else may read or write."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            return None
+        content = os.read(fd, 4 * KEY_BYTES).strip()
+    finally:
+        os.close(fd)
+    return content if len(content) == 2 * KEY_BYTES else None
+
+
+def _make_key(path: Path) -> bytes | None:
+    """A new random key, written aside and linked into place (never over a key another command made meanwhile)."""
+    import secrets
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_hex(KEY_BYTES).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temp)
+    except OSError:
+        return None
+    return _read_key(path)
+
+
+def authenticate_snapshot(key: bytes, body: bytes) -> bytes:
+    """The tag a snapshot file starts with: HMAC-SHA256 of its body under the user's key, in hex."""
+    import hmac
+    from hashlib import sha256
+
+    return hmac.new(key, body, sha256).hexdigest().encode()
+
+
+def snapshot_is_authentic(key: bytes, body: bytes, tag: bytes) -> bool:
+    import hmac
+
+    return hmac.compare_digest(authenticate_snapshot(key, body), tag)
