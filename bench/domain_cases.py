@@ -216,24 +216,21 @@ def _tune_process_folder(folder: Path) -> tuple[Path, Path] | None:
 
 
 def _tune_next_batch(folder: Path, rounds: int) -> Row:
-    case = "`batchlog tune next-batch` preview as a process (vs `node batch.mjs next`)"
-    found = _tune_process_folder(folder)
-    if found is None:
-        return Row(case, None, None, "s", 1.0, note="batch.mjs or node not found")
-    script, ours = found
-    node = [shutil.which("node"), str(script), "next"]
-    timing = _pair([*_batchlog(), "tune", "next-batch", "--dir", str(ours)], node, ours.parent, rounds)
-    floor = _pair(_IMPORT_FLOOR, node, ours.parent, rounds)
-    return Row.timed(case, timing, 1.0, floor=floor.ratio)
+    return _tune_vs_node("`batchlog tune next-batch` preview as a process (vs `node batch.mjs next`)",
+                         ["next-batch"], ["next"], folder, rounds)
 
 
 def _tune_status(folder: Path, rounds: int) -> Row:
-    case = "`batchlog tune status` as a process (vs `node batch.mjs`)"
+    return _tune_vs_node("`batchlog tune status` as a process (vs `node batch.mjs`)", ["status"], [], folder, rounds)
+
+
+def _tune_vs_node(case: str, ours_args: list[str], node_args: list[str], folder: Path, rounds: int) -> Row:
+    """A `batchlog tune` command against batch.mjs on the same tuning, with the import floor beside it."""
     found = _tune_process_folder(folder)
     if found is None:
         return Row(case, None, None, "s", 1.0, note="batch.mjs or node not found")
     script, ours = found
-    node = [shutil.which("node"), str(script)]
-    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(ours)], node, ours.parent, rounds)
+    node = [shutil.which("node"), str(script), *node_args]
+    timing = _pair([*_batchlog(), "tune", *ours_args, "--dir", str(ours)], node, ours.parent, rounds)
     floor = _pair(_IMPORT_FLOOR, node, ours.parent, rounds)
     return Row.timed(case, timing, 1.0, floor=floor.ratio)

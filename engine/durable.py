@@ -26,6 +26,7 @@ import attrs
 
 from engine.chain import GENESIS, line_hash
 from engine.errors import NotALog, WriteFailed
+from engine.lines import MAX_LINE_BYTES
 
 PENDING_SUFFIX = ".pending"
 MARKER_BYTES_MAX = 4096  # a marker holds two numbers and two hashes; anything longer is garbled anyway
@@ -132,19 +133,18 @@ def _line_before(log_path: Path, end: int) -> str | None:
             cut = chunk.rfind(b"\n", 0, len(chunk) - 1)
             if cut >= 0 or begin == 0:
                 return line_hash(chunk[cut + 1 : -1])
-            if window > MARKER_LINE_BYTES_MAX:
+            if window > MAX_LINE_BYTES:
                 return None
             window *= 4
 
 
-MARKER_LINE_BYTES_MAX = 1 << 24  # as engine.lines.MAX_LINE_BYTES: a longer line is damage anyway
 
 
 def _first_line_matches(log_path: Path, end: int, size: int, first: str) -> bool:
     """Whether the bytes after `end` start with the command's first line (or are a piece of it, unfinished)."""
     with open(log_path, "rb", buffering=0) as fh:
         fh.seek(end)
-        piece = fh.read(min(size - end, MARKER_LINE_BYTES_MAX + 1))
+        piece = fh.read(min(size - end, MAX_LINE_BYTES + 1))
     cut = piece.find(b"\n")
     return cut < 0 or line_hash(piece[:cut]) == first
 

@@ -80,17 +80,18 @@ def _every_field_distinct(cls: type) -> object:
     return cls(**{field.name: object() for field in attrs.fields(cls)})
 
 
+def _assert_one_field_replaced(cls: type, replace, name: str) -> None:
+    """`replace(instance, value)` is `attrs.evolve(instance, name=value)`: every other field kept as it was."""
+    before, value = _every_field_distinct(cls), object()
+    changed = replace(before, value)
+    assert type(changed) is cls
+    for field in attrs.fields(cls):
+        assert getattr(changed, field.name) is (value if field.name == name else getattr(before, field.name)), field.name
+
+
 def test_with_usage_is_evolve_with_every_field_kept():
-    run, usage = _every_field_distinct(Run), object()
-    changed = _with_usage(run, usage)
-    assert type(changed) is Run
-    for field in attrs.fields(Run):
-        assert getattr(changed, field.name) is (usage if field.name == "usage" else getattr(run, field.name)), field.name
+    _assert_one_field_replaced(Run, _with_usage, "usage")
 
 
 def test_with_runs_is_evolve_with_every_field_kept():
-    state, runs = _every_field_distinct(TuneState), object()
-    changed = _with_runs(state, runs)
-    assert type(changed) is TuneState
-    for field in attrs.fields(TuneState):
-        assert getattr(changed, field.name) is (runs if field.name == "runs" else getattr(state, field.name)), field.name
+    _assert_one_field_replaced(TuneState, _with_runs, "runs")
