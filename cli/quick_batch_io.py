@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.layout import LOG_NAME
 from engine import EventLog
 from engine.snapshot import open_log as snapshot_log
 from projections.errors import BadInput, Refused, WrongLog
@@ -20,7 +21,6 @@ from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
 from projections.quick_batch.events import REGISTRY, TYPE_PREFIX
 from projections.quick_batch.grammar import TargetLine, parse_bytes
 
-LOG_NAME = "events.jsonl"
 SEED_BATCH_FILE = "batch.jsonl"
 
 
