@@ -27,15 +27,17 @@ def _emit(value: Any, stream: str = "stdout") -> None:
     print(line(value), file=sys.stderr if stream == "stderr" else sys.stdout)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with `only` (a subcommand's name), only that one's arguments are added
+    (the others are listed, for the usage message, without theirs): a command builds what it parses."""
     parser = argparse.ArgumentParser(
         prog="batchlog quick-batch",
         description="A batch of targets driven one by one through a workflow, its state an event log "
                     "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.")
     sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("parse", help="print the batch file's numbered targets")
+    p = _sub(sub, only, "parse", help="print the batch file's numbered targets")
     p.add_argument("file", help="the batch file")
-    p = sub.add_parser("start", help="start the batch, every target pending (or resume it)")
+    p = _sub(sub, only, "start", help="start the batch, every target pending (or resume it)")
     p.add_argument("file", nargs="?", default=None, help="the batch file (skf-quick-skill)")
     p.add_argument("--briefs", nargs="+", default=None, metavar="PATH",
                    help="skf-create-skill: skill-brief.yaml files, or folders holding them")
@@ -50,27 +52,39 @@ def _parser() -> argparse.ArgumentParser:
                         "skf-validate-brief-schema.py beside the schemas folder (default: $BATCHLOG_BRIEF_SCHEMA)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code: an envelope schema or a JSON object (kept for the batch)")
-    p = sub.add_parser("next", help="hand out the next pending target (its start event on stderr)")
+    p = _sub(sub, only, "next", help="hand out the next pending target (its start event on stderr)")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
-    p = sub.add_parser("record", help="record how a target ended and print its end event")
+    p = _sub(sub, only, "record", help="record how a target ended and print its end event")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--batch", type=int, required=True, help="the target's number, as next printed it")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code for this record (default: the batch's map)")
-    p = sub.add_parser("summarize", help="end the batch: write the summary, print the batch_summary event")
+    p = _sub(sub, only, "summarize", help="end the batch: write the summary, print the batch_summary event")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--output-dir", required=True, help="the folder the summary files go to")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
-    p = sub.add_parser("status", help="targets done, failed, pending and in progress, with their times")
+    p = _sub(sub, only, "status", help="targets done, failed, pending and in progress, with their times")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="the batch as the log stood after event SEQ")
-    p = sub.add_parser("import", help="turn a skf-quick-batch.py batch.jsonl into events.jsonl")
+    p = _sub(sub, only, "import", help="turn a skf-quick-batch.py batch.jsonl into events.jsonl")
     p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
     return parser
+
+
+class _Unbuilt:
+    """Stands for a subcommand's parser that this run does not use: its arguments are not added."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def _sub(sub: Any, only: str | None, name: str, **kwargs: Any) -> Any:
+    parser = sub.add_parser(name, **kwargs)
+    return parser if only is None or name == only else _Unbuilt()
 
 
 def _refusal(error: Any) -> int:
@@ -90,7 +104,7 @@ def _refusal(error: Any) -> int:
 
 def main(args: list[str]) -> int:
     """Run `batchlog quick-batch ARGS...`; return the exit code (argparse exits 2 on usage errors)."""
-    parsed = _parser().parse_args(args)
+    parsed = _parser(args[0] if args and not args[0].startswith("-") else None).parse_args(args)
     from engine import EngineError
     from projections.errors import Refused
 
