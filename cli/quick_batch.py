@@ -43,16 +43,18 @@ COMMANDS = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with `only` (a subcommand's name), only that one's arguments are added
+    (the others are listed, for the usage message, without theirs): a command builds what it parses."""
     parser = argparse.ArgumentParser(
         prog="batchlog quick-batch", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="A batch of targets driven one by one through a workflow, its state an event log "
                     "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.",
         epilog=f"Example: {COMMANDS['next'][1]}")
     sub = parser.add_subparsers(dest="cmd", required=True)
-    p = _command(sub, "parse")
+    p = _command(sub, "parse", only)
     p.add_argument("file", help="the batch file")
-    p = _command(sub, "start")
+    p = _command(sub, "start", only)
     p.add_argument("file", nargs="?", default=None, help="the batch file (skf-quick-skill)")
     p.add_argument("--briefs", nargs="+", default=None, metavar="PATH",
                    help="skf-create-skill: skill-brief.yaml files, or folders holding them")
@@ -67,38 +69,48 @@ def _parser() -> argparse.ArgumentParser:
                         "skf-validate-brief-schema.py beside the schemas folder (default: $BATCHLOG_BRIEF_SCHEMA)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code: an envelope schema or a JSON object (kept for the batch)")
-    p = _command(sub, "next")
+    p = _command(sub, "next", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder")
-    p = _command(sub, "record")
+    p = _command(sub, "record", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--batch", type=int, required=True, help="the target's number, as next printed it")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code for this record (default: the batch's map)")
-    p = _command(sub, "summarize")
+    p = _command(sub, "summarize", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--output-dir", required=True, help="the folder the summary files go to")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
-    p = _command(sub, "status")
+    p = _command(sub, "status", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="the batch as the log stood after event SEQ")
-    p = _command(sub, "import")
+    p = _command(sub, "import", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
     return parser
 
 
-def _command(sub: Any, name: str) -> argparse.ArgumentParser:
+def _command(sub: Any, name: str, only: str | None = None) -> Any:
+    """A subcommand's parser, its help ending with its example; a stand-in that adds nothing when this run
+    parses another subcommand."""
     help_text, example = COMMANDS[name]
-    return sub.add_parser(name, help=help_text, description=help_text, epilog=f"Example: {example}",
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=f"Example: {example}",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser if only is None or name == only else _Unbuilt()
+
+
+class _Unbuilt:
+    """Stands for a subcommand's parser that this run does not use: its arguments are not added."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        pass
 
 
 def main(args: list[str]) -> int:
     """Run `batchlog quick-batch ARGS...`; return the exit code (argparse exits 2 on usage errors)."""
-    parsed = _parser().parse_args(args)
+    parsed = _parser(args[0] if args and not args[0].startswith("-") else None).parse_args(args)
     return seed_reported(lambda: _run(parsed))
 
 

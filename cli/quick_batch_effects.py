@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -134,6 +133,8 @@ def archive_and_remove(effect: ArchiveAndRemove) -> None:
         else:
             _unlink(child)
     _unlink(log)
+    import shutil  # only here: it imports bz2 and lzma, which `next` and `record` never need
+
     shutil.rmtree(run_dir, ignore_errors=True)  # what a concurrent command made in the meantime
 
 

@@ -11,7 +11,6 @@ target once its writer is gone.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def claim_new_file(candidates: Iterable[Path], data: bytes) -> Path:
 def _write_temp(path: Path, data: bytes) -> Path:
     """`data` in a fresh temporary file beside `path`, fsynced (stale ones of dead writers go first)."""
     _remove_stale_temps(path)
-    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{_TEMP_SUFFIX}")
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}{_TEMP_SUFFIX}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o644)
     try:
         view = memoryview(data)

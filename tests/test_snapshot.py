@@ -371,3 +371,69 @@ def test_open_log_turns_snapshots_on(tmp_path):
 
     assert isinstance(log.snapshots, Snapshots)
     assert os.fspath(log.path) == os.fspath(tmp_path / "events.jsonl")
+
+
+class TestAnUnchangedLogIsNotReadAgain:
+    """A view that checked the bytes before the snapshot's line of a log that had settled (last changed more
+    than SETTLED_NS before) records the file's signature in the snapshot; a view of the very same file then
+    skips that CRC. Any change of the file (a write moves ctime) brings the check back."""
+
+    @pytest.fixture
+    def settled(self, monkeypatch):
+        """The clock 10 s ahead: every file here counts as settled (no test waits for the real clock)."""
+        import engine.snapshot as snapshot
+
+        later = types.SimpleNamespace(time_ns=lambda: snapshot_time_ns() + 10**10)
+        snapshot_time_ns = snapshot.time.time_ns
+        monkeypatch.setattr(snapshot, "time", later)
+        reads = []
+        real = snapshot._crc_open
+        monkeypatch.setattr(snapshot, "_crc_open", lambda fh, start, stop, crc: reads.append((start, stop))
+                            or real(fh, start, stop, crc))
+        return reads
+
+    def _snapshotted(self, path: Path) -> None:
+        _fill(path, 30)
+        EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
+
+    def test_the_second_view_of_the_same_file_skips_the_crc(self, tmp_path, settled):
+        path = tmp_path / "events.jsonl"
+        self._snapshotted(path)
+        EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY)  # checks the CRC, records the signature
+        assert settled and "log" in orjson.loads(_snapshot_file(path).read_bytes().partition(b"\n")[2])
+        settled.clear()
+        fold = CountingFold(evolve)
+
+        replayed = EventLog(path, REGISTRY, snapshots=Snapshots()).replay(
+            Projection("tally", Tally(), fold, version=TALLY.version))
+
+        assert settled == [] and fold.calls == 0
+        assert replayed.state == EventLog(path, REGISTRY).replay(TALLY).state
+
+    def test_a_same_size_edit_after_it_is_seen(self, tmp_path, settled):
+        path = tmp_path / "events.jsonl"
+        self._snapshotted(path)
+        EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY)
+        before = os.stat(path)
+        lines = path.read_bytes().split(b"\n")
+        lines[4] = lines[4].replace(b'"amount":4', b'"amount":5')
+        path.write_bytes(b"\n".join(lines))
+        # The write moves mtime and ctime; with the clock run ahead (the fixture) they could fall in the tick of
+        # the first write, which the real clock's SETTLED_NS rules out: the mtime is moved for sure here.
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
+        assert os.stat(path).st_size == before.st_size
+        settled.clear()
+
+        refused = _view(EventLog(path, REGISTRY, snapshots=Snapshots()))
+
+        assert settled  # the CRC was checked again
+        assert refused[0] == "LogDamaged" and refused == _view(EventLog(path, REGISTRY))
+
+    def test_a_log_changed_just_before_the_check_is_not_recorded(self, tmp_path):
+        """Real clock: the log was written a moment ago, within the clock's coarse tick of the check."""
+        path = tmp_path / "events.jsonl"
+        self._snapshotted(path)
+
+        EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY)
+
+        assert "log" not in orjson.loads(_snapshot_file(path).read_bytes().partition(b"\n")[2])

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from projections.fields import as_tuple
 from projections.quick_batch.grammar import TargetLine
 
 
@@ -113,7 +114,7 @@ class RecordSummaryWritten:
 
     run_dir: str
     summary_path: str | None
-    warnings: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    warnings: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
 
 
 Command = StartBatch | StartBriefBatch | NextTarget | RecordTarget | Summarize | RecordSummaryWritten

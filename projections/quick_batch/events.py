@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from engine import EventType, Registry
+from projections.fields import as_tuple
 from projections.quick_batch.grammar import TargetLine
 
 TYPE_PREFIX = "qb."
@@ -134,7 +135,7 @@ class BatchSummarized:
     fail_fast_triggered: bool
     exit_code: int | str
     summary_path: str | None
-    warnings: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    warnings: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
     output_dir: str | None = None
     output_inside: bool = False
 
@@ -145,7 +146,7 @@ class SummaryWritten:
     could not be (`summary_path` None, the reason in `warnings`)."""
 
     summary_path: str | None
-    warnings: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    warnings: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
 
 
 def _summary_v1_to_v2(data: dict) -> dict:

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from projections.fields import as_tuple
 from projections.errors import BadInput, Refused
 from projections.tune import rules
 from projections.tune.decide_records import (
@@ -44,7 +45,7 @@ MAX_CONCURRENCY = 16
 @attrs.frozen
 class InitTuning:
     dataset: str
-    cases: tuple[dict[str, Any], ...] = attrs.field(converter=tuple)
+    cases: tuple[dict[str, Any], ...] = attrs.field(converter=as_tuple)
     limit: int | None = None
     min_batch: int = 3
     max_batch: int = 10
@@ -78,7 +79,7 @@ class StartFinal:
 class GradeRun:
     run: str
     verdict: str
-    wrong: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    wrong: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
     llm_calls: int | None = None
     tokens: int | None = None
     saved_twice: int | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import attrs
 
+from projections.fields import as_tuple
 from projections.errors import BadInput, Refused
 from projections.tune.events import ChangeRecorded, DifficultAdded, DifficultFixed, MemoryKept, UsageRecorded
 from projections.tune.halves import Half, half
@@ -19,7 +20,7 @@ from projections.tune.state import TuneState
 @attrs.frozen
 class AddDifficult:
     case: str
-    reasons: tuple[str, ...] = attrs.field(converter=tuple)
+    reasons: tuple[str, ...] = attrs.field(converter=as_tuple)
     run: str
     note: str | None = None
 

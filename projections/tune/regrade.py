@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import attrs
 
+from projections.fields import as_tuple
 from projections.errors import BadInput, Refused
 from projections.tune.events import RunRegraded
 from projections.tune.refusals import check_count, check_text, require_run
@@ -20,7 +21,7 @@ class RegradeRun:
     run: str
     verdict: str
     reason: str
-    wrong: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    wrong: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
     llm_calls: int | None = None
     tokens: int | None = None
     saved_twice: int | None = None

@@ -11,6 +11,7 @@ import re
 
 import attrs
 
+from projections.fields import as_tuple
 from projections.errors import Refused
 from projections.tune.collation import locale_compare
 from projections.tune.js_json import js_json, js_number
@@ -26,7 +27,7 @@ _LEHMER_MULTIPLIER = 48271
 @attrs.frozen
 class DifficultEntry:
     id: str
-    reasons: tuple[str, ...] = attrs.field(converter=tuple)  # from SEVERITY
+    reasons: tuple[str, ...] = attrs.field(converter=as_tuple)  # from SEVERITY
     added: str  # name of the run it was added in, e.g. "batch03-nomem-run2"
     fixed: str | None = None  # name of the run it was fixed in
 
@@ -44,12 +45,12 @@ class Settings:
 
 @attrs.frozen
 class History:
-    selection: tuple[dict, ...] = attrs.field(converter=tuple)  # selection.json "batch": whole cases, in order
+    selection: tuple[dict, ...] = attrs.field(converter=as_tuple)  # selection.json "batch": whole cases, in order
     complexity: dict[str, str]  # dataset.json id -> complexity ("" when none)
     settings: Settings
     batches: dict[int, tuple[str, ...]]  # built batch number -> ids of its batchNN-nomem-run1/cases.json
     sizes: dict[int, int]  # built batch number -> "size" of its plan.json
-    runs: tuple[tuple[str, str], ...] = attrs.field(converter=tuple)  # every run folder (name, verdict or "")
+    runs: tuple[tuple[str, str], ...] = attrs.field(converter=as_tuple)  # every run folder (name, verdict or "")
     difficult: tuple[DifficultEntry, ...] | None = None  # None when no difficult.json exists
 
 
