@@ -29,7 +29,9 @@ class TuningStarted:
     `cases` are the dataset's case objects as read (dataset order); `selection` the
     ids in the order batches take them. Settings are the values in force (already
     resolved as batch.mjs's `cfg()` does: `max_batch` >= `min_batch`).
-    `imported_from` names the zen folder a `tune import` read, else None.
+    `imported_from` names the zen folder a `tune import` read, else None. `dataset` is the
+    dataset file's path relative to the tuning's folder when `init` recorded it (logs written before
+    may hold it as given); `name` the dataset's own `name`, else None (the README's title).
     """
 
     dataset: str
@@ -43,6 +45,7 @@ class TuningStarted:
     max_retries: int
     concurrency: int
     imported_from: str | None = None
+    name: str | None = None
 
 
 @attrs.frozen
@@ -158,8 +161,13 @@ class UsageRecorded:
     output_tokens: int
 
 
+def upcast_tuning_started_v1_v2(data: dict) -> dict:
+    """v1 had no `name`: a tuning started before the dataset's name was kept has none."""
+    return {**data, "name": None}
+
+
 EVENT_TYPES = (
-    EventType("tune.tuning_started", 1, TuningStarted),
+    EventType("tune.tuning_started", 2, TuningStarted, (upcast_tuning_started_v1_v2,)),
     EventType("tune.batch_built", 1, BatchBuilt),
     EventType("tune.run_started", 1, RunStarted),
     EventType("tune.run_graded", 1, RunGraded),

@@ -105,7 +105,7 @@ def _regraded(state: TuneState, fact: RunRegraded, event: Event) -> TuneState:
 def _started(state: TuneState, fact: TuningStarted) -> TuneState:
     settings = TuneSettings(
         fact.dataset, fact.limit, fact.min_batch, fact.max_batch, fact.recheck, fact.seed, fact.max_retries,
-        fact.concurrency, fact.imported_from,
+        fact.concurrency, fact.imported_from, fact.name,
     )
     cases = tuple(_case(body) for body in fact.cases)
     return attrs.evolve(state, settings=settings, cases=cases, selection=fact.selection)

@@ -34,7 +34,7 @@ class TuneSettings:
     """The settings in force (batch.mjs's `cfg()` resolution applied) and where the dataset came from.
 
     `limit` is the limit asked for (None: the whole dataset); `imported_from` the
-    zen folder `tune import` read, else None.
+    zen folder `tune import` read, else None; `name` the dataset's own name, else None.
     """
 
     dataset: str
@@ -46,6 +46,7 @@ class TuneSettings:
     max_retries: int
     concurrency: int
     imported_from: str | None = None
+    name: str | None = None
 
 
 @attrs.frozen
