@@ -78,6 +78,8 @@ class Tuning:
     difficult: list[DifficultEntry] | None = None
     plans: dict[int, str] = attrs.Factory(dict)  # plan.json texts batch.mjs wrote
     limit: int | None = None
+    bare_ids: bool = False  # some selection object is a bare {"id": ...}
+    only_in_dataset: bool = False  # the dataset holds cases the selection does not
 
     def history(self) -> History:
         complexity = {c["id"]: c.get("complexity") or "" for c in self.dataset["cases"]}
@@ -91,7 +93,10 @@ def random_id(rng: random.Random) -> str:
     return "".join(rng.choice(ID_PARTS) + rng.choice(["", "", "-", "_", "."]) for _ in range(rng.randint(1, 3)))
 
 
-def generate_tuning(rng: random.Random) -> Tuning:
+def generate_tuning(rng: random.Random, mirrored: bool = False) -> Tuning:
+    """A dataset, its selection and config. A mirrored tuning's selection is what `batchlog tune init` selects
+    (the dataset's objects); any other's selection objects are often bare `{"id": ...}` or carry fields of
+    their own, and its dataset may hold cases no selection holds (as a zen folder's can)."""
     count = rng.choice([rng.randint(1, 8), rng.randint(1, 25), rng.randint(1, 80)])
     ids: list[str] = []
     while len(ids) < count:
@@ -111,11 +116,24 @@ def generate_tuning(rng: random.Random) -> Tuning:
             case["prompt"] = rng.choice(["résumé · naïve", "line\nbreak \"quoted\" \\ tab\t", "emoji 😀", "\u2028"])
         if rng.random() < 0.1:
             case["10"] = rng.choice([1.0, 1e-7, 2.5e21, -0.0, 12345678.9])
+        if rng.random() < 0.2:
+            case["meta"] = rng.choice([{"source": "upstream", "tags": ["x", "y"]}, {"weight": 2}, None])
         cases.append(case)
     dataset = {"cases": cases}
     limit = rng.choice([None, None, rng.randint(1, count)])
     bodies = {c["id"]: c for c in cases}
     selection = [bodies[i] for i in selection_order(cases, limit)]
+    style = "whole" if mirrored else rng.choice(["whole", "bare", "bare", "mixed"])
+    if style == "bare":
+        selection = [{"id": c["id"]} for c in selection]
+    elif style == "mixed":
+        selection = [rng.choice([c, {"id": c["id"]}, {"id": c["id"], "note": "from the selection"},
+                                 {**c, "complexity": "complex"}]) for c in selection]
+    if not mirrored and rng.random() < 0.4:  # ids only in the dataset, anywhere in it
+        for extra in range(rng.randint(1, 5)):
+            case = {"id": f"only-in-dataset-{extra}", "class": rng.choice(classes),
+                    "complexity": rng.choice(["complex", "simple"])}
+            cases.insert(rng.randint(0, len(cases)), case)
     config = {"minBatch": rng.randint(1, 5), "maxBatch": rng.randint(1, 12), "recheck": rng.randint(0, 5),
               "seed": rng.choice([1, rng.randint(1, 10**6), rng.randint(10**12, 10**15)]),
               "maxRetries": rng.randint(1, 4)}
@@ -123,7 +141,8 @@ def generate_tuning(rng: random.Random) -> Tuning:
         config.update(rng.choice([{"minBatch": 0}, {"maxBatch": "6"}, {"recheck": None}, {"seed": -3},
                                   {"maxRetries": "x"}, {"recheck": "2"}]))
     return Tuning(dataset=dataset, selection=selection, settings=settings_from_config(config), config=config,
-                  limit=limit)
+                  limit=limit, bare_ids=any(set(c) == {"id"} for c in selection),
+                  only_in_dataset=len(cases) > len(selection))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -389,19 +408,23 @@ class Played:
     node_calls: int
     mirrored: int
     imported: int
+    bare_ids: int = 0  # histories whose selection holds a bare {"id": ...} object
+    only_in_dataset: int = 0  # histories whose dataset holds ids the selection does not
 
 
 def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY, imports: bool = False,
                    one_difficult_per_run: bool = False) -> Played:
     """Play one history per seed on WORKERS threads, each with its own Node driver."""
     def work(worker: int) -> Played:
-        calls = mirrored = imported = 0
+        calls = mirrored = imported = bare_ids = only_in_dataset = 0
         with BatchMjsDriver(workdir / f"driver{worker}") as driver:
             for seed in seeds[worker::WORKERS]:
                 rng = random.Random(seed)
-                tuning = generate_tuning(rng)
-                mirror = Batchlog.init(workdir / f"b{seed}", tuning) if mirror_every and seed % mirror_every == 0 \
-                    else None
+                mirrors = bool(mirror_every) and seed % mirror_every == 0
+                tuning = generate_tuning(rng, mirrored=mirrors)
+                bare_ids += tuning.bare_ids
+                only_in_dataset += tuning.only_in_dataset
+                mirror = Batchlog.init(workdir / f"b{seed}", tuning) if mirrors else None
                 run = run_batch_mjs if seed % PROCESS_EVERY == 0 else driver.run
                 check = Comparison(tuning, ZenFolder(workdir / f"h{seed}"), run, mirror, steps=[f"history {seed}"],
                                    one_difficult_per_run=one_difficult_per_run)
@@ -412,14 +435,15 @@ def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY
                     imported += 1
                 calls += check.calls
                 mirrored += mirror is not None
-        return Played(0, calls, mirrored, imported)
+        return Played(0, calls, mirrored, imported, bare_ids, only_in_dataset)
 
     for worker in range(WORKERS):
         (workdir / f"driver{worker}").mkdir()
     with ThreadPoolExecutor(WORKERS) as pool:
         parts = list(pool.map(work, range(WORKERS)))
     return Played(len(seeds), sum(p.node_calls for p in parts), sum(p.mirrored for p in parts),
-                  sum(p.imported for p in parts))
+                  sum(p.imported for p in parts), sum(p.bare_ids for p in parts),
+                  sum(p.only_in_dataset for p in parts))
 
 
 @pytest.fixture
@@ -455,6 +479,7 @@ def test_batch_mjs_rules_and_batchlog_agree_on_generated_histories(tmp_path, cli
 
     assert played.histories >= 300 and played.node_calls > played.histories * 5
     assert played.mirrored >= HISTORIES // MIRROR_EVERY
+    assert played.bare_ids >= 0.3 * HISTORIES and played.only_in_dataset >= 0.2 * HISTORIES, played
 
 
 def test_tune_import_of_a_zen_folder_continues_as_batch_mjs_would(tmp_path, cli_built_once):
@@ -463,12 +488,14 @@ def test_tune_import_of_a_zen_folder_continues_as_batch_mjs_would(tmp_path, cli_
                             one_difficult_per_run=True)
 
     assert played.imported == IMPORT_HISTORIES
+    assert played.bare_ids >= 0.4 * IMPORT_HISTORIES and played.only_in_dataset >= 0.2 * IMPORT_HISTORIES, played
 
 
 def test_tune_import_keeps_the_order_of_difficult_entries_added_in_one_run(tmp_path, cli_built_once):
     played = play_histories(range(IMPORT_HISTORIES), tmp_path, mirror_every=0, imports=True)
 
     assert played.imported == IMPORT_HISTORIES
+    assert played.bare_ids >= 0.4 * IMPORT_HISTORIES, played
 
 
 @pytest.mark.soak

@@ -203,11 +203,12 @@ def difficult(state: TuneState) -> str:
     if state.settings is None:
         return NOT_STARTED
     past = history(state)
-    status = {entry.id: "open" for entry in rules.open_difficult(past)}
-    status.update({entry.id: "fixed" for entry in rules.fixed_difficult(past)})
-    status.update({entry.id: "stuck" for entry in rules.stuck_difficult(past)})
+    # by entry, not by case: a case fixed and added again has a fixed entry and a newer one
+    status = {(entry.id, entry.added): "open" for entry in rules.open_difficult(past)}
+    status.update({(entry.id, entry.added): "fixed" for entry in rules.fixed_difficult(past)})
+    status.update({(entry.id, entry.added): "stuck" for entry in rules.stuck_difficult(past)})
     order = {"open": 0, "stuck": 1, "fixed": 2}
-    entries = sorted(state.difficult, key=lambda entry: order[status[entry.case]])
+    entries = sorted(state.difficult, key=lambda entry: order[status[entry.case, entry.added]])
     lines = []
     if entries:
         lines += ["| case | why | status | retries | what goes wrong, and what was tried |",
@@ -216,8 +217,8 @@ def difficult(state: TuneState) -> str:
             retries = rules.retries(past, rules.DifficultEntry(entry.case, entry.reasons, entry.added,
                                                                entry.fixed))
             story = _story(entry)
-            lines.append(f"| {code(entry.case)} | {plain(', '.join(entry.reasons))} | {status[entry.case]} | "
-                         f"{retries} | {plain('; '.join(story))} |")
+            lines.append(f"| {code(entry.case)} | {plain(', '.join(entry.reasons))} | "
+                         f"{status[entry.case, entry.added]} | {retries} | {plain('; '.join(story))} |")
     else:
         lines.append("No case is on the difficult list.")
     lines += ["", memory_line(state)]
