@@ -193,3 +193,15 @@ class TestSmallWords:
         result = invoke("tune", "run", "start", "--batch", "2", "--kind", "nomem", "--dir", folder)
 
         assert "batch 1 is the only one built" in result.err and "1-1" not in result.err
+
+
+def test_an_imported_tuning_names_the_dataset_beside_its_log(tmp_path):
+    zen = tmp_path / "proj" / "finetune"
+    zen.mkdir(parents=True)
+    (zen / "dataset.json").write_text('{"cases": [{"id": "a"}, {"id": "b"}]}', encoding="utf-8")
+    (zen / "selection.json").write_text('{"batch": [{"id": "a"}, {"id": "b"}]}', encoding="utf-8")
+    assert invoke("tune", "import", zen, cwd=tmp_path).code == 0
+
+    out = invoke("tune", "readme", "--dir", zen, "--stdout").out
+
+    assert "The dataset `dataset.json` holds" in out and out.startswith("# Tuning proj\n")
