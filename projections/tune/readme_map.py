@@ -152,7 +152,7 @@ def _ahead_subgraph(planned: list[Ahead], classes: dict[str, str]) -> list[str]:
 def _flow_edges(state: TuneState, planned: list[Ahead]) -> list[str]:
     """The main line: selection, each batch's halves in turn, the batches ahead, the final check."""
     # a batch given up without memory never ran its with-memory half: the line goes on from the half that ran
-    chain = [(f"A{batch.number}N", f"A{batch.number}N" if _never_ran_mem(state, batch.number) else f"A{batch.number}M")
+    chain = [(f"A{batch.number}N", f"A{batch.number}{'N' if _never_ran_mem(state, batch.number) else 'M'}")
              for batch in state.batches]
     lines = [""]
     previous = "SEL"

@@ -82,7 +82,8 @@ def _tokens_line(state: TuneState, base: str) -> str:
     with_usage = sum(1 for run in state.runs if run.usage)
     link = f"[USAGE.md]({base}USAGE.md)"
     if with_usage:
-        line = (f"{usage.tokens:,} in {usage.calls:,} model {'call' if usage.calls == 1 else 'calls'} over {plural(with_usage, 'run')}, as "
+        calls = f"{usage.calls:,} model {'call' if usage.calls == 1 else 'calls'}"
+        line = (f"{usage.tokens:,} in {calls} over {plural(with_usage, 'run')}, as "
                 f"recorded with `batchlog tune usage` - by model, batch and run in {link} (`batchlog tune "
                 "usage-report`, never written by hand).")
     else:

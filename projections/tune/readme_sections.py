@@ -95,6 +95,12 @@ def dataset_path(recorded: str, base: str = "") -> str:
     return posixpath.normpath(base + recorded)
 
 
+def _recorded_dataset(settings) -> str:
+    """An imported tuning's log sits in the zen folder beside its dataset.json (the import names it by the
+    folder as it was given); `init` records the path relative to the tuning's folder."""
+    return "dataset.json" if settings.imported_from is not None else settings.dataset
+
+
 def plan(state: TuneState, base: str = "") -> str:
     """"The plan": the dataset by class, the selection order in words, the batch arithmetic."""
     settings = state.settings
@@ -106,7 +112,7 @@ def plan(state: TuneState, base: str = "") -> str:
     lines = [
         "### What we are testing against",
         "",
-        f"The dataset {code(dataset_path(settings.dataset, base))} holds **{plural(total, 'case')}**. This tuning uses "
+        f"The dataset {code(dataset_path(_recorded_dataset(settings), base))} holds **{plural(total, 'case')}**. This tuning uses "
         f"{used_words}.",
         "",
         _class_table(state),
