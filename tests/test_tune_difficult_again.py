@@ -85,6 +85,17 @@ class TestAFixedCaseAddedAgain:
         with pytest.raises(Refused, match="already marked fixed in batch02-nomem-run2"):
             decide(FixDifficult("c1", "batch01-nomem-run2"), fixed)
 
+    def test_with_two_open_entries_imported_a_fix_goes_to_the_oldest_as_the_fold_applies_it(self):
+        facts = (*FIXED_ONCE[:4], DifficultAdded("c1", ("wrong",), "batch01-nomem-run1"),
+                 DifficultAdded("c1", ("flaky",), "batch02-nomem-run1"), FIXED_ONCE[5], FIXED_ONCE[6])
+        # (an imported difficult.json may list a case open twice; batchlog never adds it so)
+
+        assert decide(FixDifficult("c1", "batch01-nomem-run2"), given(*facts)) == [
+            DifficultFixed("c1", "batch01-nomem-run2")]
+        state = given(*facts, DifficultFixed("c1", "batch01-nomem-run2"))
+        assert [(e.added, e.fixed) for e in state.difficult] == [
+            ("batch01-nomem-run1", "batch01-nomem-run2"), ("batch02-nomem-run1", None)]
+
     def test_retries_count_from_the_new_entry_s_run_and_status_counts_entries(self):
         state = given(*FIXED_ONCE, AGAIN, BatchBuilt(3, 2, "w", "new", ("c5", "c6"), ("c1", "c2")))
         past = history(state)
