@@ -124,7 +124,8 @@ class TestTheDatasetSaysWhatACaseIs:
         state = fold(*import_events(folder))
 
         case = next(c for c in state.cases if c.id == "x")
-        assert (case.class_name, case.complexity, orjson.loads(case.body)) == ("", "", {"id": "x", "complexity": "complex"})
+        body = orjson.loads(case.body)
+        assert (case.class_name, case.complexity, body) == ("", "", {"id": "x", "complexity": "complex"})
 
     def test_selection_objects_equal_to_the_dataset_s_write_nothing_more(self):
         started = import_events(ZenFolder("zen", {}, DATASET, DATASET[:2], None, ()))[0]
