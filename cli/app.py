@@ -50,14 +50,14 @@ def build(first: str | None) -> typer.Typer:
 
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; every error becomes a message and an exit code."""
-    from cli.main import reported
+    from cli.errors import reported
 
     return reported(lambda: _run_typer(args), "--json" in args)
 
 
 def _run_typer(args: list[str]) -> int:
     """The typer app on `args`; click's usage errors and exits become exit codes, the rest is raised."""
-    from cli.main import EXIT_REFUSED, EXIT_USAGE
+    from cli.errors import EXIT_REFUSED, EXIT_USAGE
 
     try:
         app = build(args[0] if args else None)

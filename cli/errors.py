@@ -1,17 +1,28 @@
-"""Turning the layers' named errors into one message and one exit code."""
+"""The CLI's one error boundary: every front end (the typer app, its fast path, `quick-batch`) runs its command
+through `guarded`, which turns the layers' named errors into one message and one exit code.
+
+Exit codes: 0 done; 1 refused (nothing written); 2 usage; 3 the log cannot be trusted. No traceback reaches
+the user: an unexpected error is one line, exit 1 (tests set BATCHLOG_DEBUG=1 to let it raise). Only the
+message's shape differs by front end: batchlog's own (`batchlog: ...` or a JSON object with --json) or the
+seed's (one JSON line, as skf-quick-batch.py prints a refusal).
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+from collections.abc import Callable
 
-import orjson
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
 
-from cli.main import EXIT_REFUSED, EXIT_UNTRUSTED, EXIT_USAGE
-from engine import BadSetting, EngineError, LogError
-from projections.errors import Refused
+Render = Callable[[BaseException, int], None]
 
 
 def exit_code(error: BaseException) -> int:
+    """The documented exit code of `error`: a log that cannot be trusted 3, a bad setting 2, the rest 1."""
+    from engine import BadSetting, LogError
+
     if isinstance(error, LogError):
         return EXIT_UNTRUSTED
     if isinstance(error, BadSetting):
@@ -19,17 +30,62 @@ def exit_code(error: BaseException) -> int:
     return EXIT_REFUSED
 
 
-def report(error: BaseException, as_json: bool) -> int:
-    """Print `error` on stderr (one JSON object with --json) and return its exit code."""
-    code = exit_code(error)
+def guarded(command: Callable[[], int], render: Render) -> int:
+    """Run `command`; every error it raises is rendered on stderr and becomes its exit code (the one place)."""
+    from engine import EngineError
+    from projections.errors import Refused
+
+    try:
+        return command()
+    except (EngineError, Refused) as error:
+        code = exit_code(error)
+        render(error, code)
+        return code
+    except BrokenPipeError:  # the reader went away: nothing more can be said to it
+        return EXIT_REFUSED
+    except Exception as error:  # a bug: one line for users, a traceback for tests
+        if os.environ.get("BATCHLOG_DEBUG"):
+            raise
+        render(error, EXIT_REFUSED)
+        return EXIT_REFUSED
+
+
+def reported(command: Callable[[], int], as_json: bool) -> int:
+    """`guarded` with batchlog's own messages: `batchlog: MESSAGE`, or one JSON object with --json."""
+    return guarded(command, lambda error, code: _batchlog_message(error, code, as_json))
+
+
+def seed_reported(command: Callable[[], int]) -> int:
+    """`guarded` with the seed's messages: `{"status": "error", "message": ..., "halt_reason": ...}`."""
+    return guarded(command, _seed_message)
+
+
+def _named(error: BaseException) -> tuple[str, str, dict[str, object]]:
+    """(code, message, fields) of a named error; an unnamed one is a bug and says so."""
+    from engine import EngineError
+    from projections.errors import Refused
+
     if isinstance(error, (EngineError, Refused)):
-        kind, message, fields = error.code, error.message, error.fields
-    else:
-        kind, message, fields = "internal_error", f"unexpected error: {type(error).__name__}: {error}", {}
+        return error.code, error.message, error.fields
+    return "internal_error", f"unexpected error: {type(error).__name__}: {error}", {}
+
+
+def _batchlog_message(error: BaseException, code: int, as_json: bool) -> None:
+    import orjson
+
+    kind, message, fields = _named(error)
     if as_json:
-        body = {"error": kind, "message": message, "exit_code": code}
+        body: dict[str, object] = {"error": kind, "message": message, "exit_code": code}
         body.update({k: v for k, v in fields.items() if k not in body})
         sys.stderr.write(orjson.dumps(body, default=str).decode() + "\n")
     else:
         sys.stderr.write(f"batchlog: {message}\n")
-    return code
+
+
+def _seed_message(error: BaseException, code: int) -> None:
+    """The seed's refusal line (json.dumps' default separators, as the seed prints it)."""
+    _, message, fields = _named(error)
+    body = {"status": "error", "message": message}
+    if fields.get("halt_reason"):
+        body["halt_reason"] = fields["halt_reason"]
+    print(json.dumps(body), file=sys.stderr)

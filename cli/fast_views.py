@@ -3,7 +3,7 @@
 Agents call these between every step. Through typer each call pays for importing typer (and the pydantic
 it brings) and building the command (~0.3 s); here a small parser reads the few options these views have
 and calls the very functions the typer commands call (cli/tune_views.py), with errors reported by the same
-`cli.main.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
+`cli.errors.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
 option, a number out of its range, `-o`, `--`, anything else, and it answers None so that the typer app
 runs instead and the user gets typer's own usage message and exit code 2.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli import tune_views
-from cli.main import reported
+from cli.errors import reported
 from cli.tune_log import DEFAULT_DIR
 
 # For each view, its options as cli/tune.py declares them: None for a flag, "path" for a folder, else the

@@ -1,17 +1,9 @@
-"""The `batchlog` entry point: picks the command group, maps errors to exit codes once.
-
-Exit codes: 0 done; 1 refused (nothing written); 2 usage; 3 the log cannot be
-trusted. No traceback reaches the user: an unexpected error is one line, exit 1
-(tests set BATCHLOG_DEBUG=1 to let it raise).
-"""
+"""The `batchlog` entry point: picks the front end (quick-batch's argparse, the benchmarks, the fast views,
+the typer app). Each runs its command through the one error boundary, cli/errors.py."""
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Callable
-
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,24 +30,6 @@ def main(argv: list[str] | None = None) -> int:
     from cli.app import run
 
     return run(args)
-
-
-def reported(command: Callable[[], int], as_json: bool) -> int:
-    """Run `command`; every error it raises becomes a message on stderr and an exit code (the one place)."""
-    from cli.errors import report
-    from engine import EngineError
-    from projections.errors import Refused
-
-    try:
-        return command()
-    except (EngineError, Refused) as error:
-        return report(error, as_json)
-    except BrokenPipeError:
-        return EXIT_REFUSED
-    except Exception as error:  # a bug: one line for users, a traceback for tests
-        if os.environ.get("BATCHLOG_DEBUG"):
-            raise
-        return report(error, as_json)
 
 
 def entry() -> None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
+from cli.errors import EXIT_OK, seed_reported
 
 
 def line(value: Any) -> str:
@@ -27,15 +26,33 @@ def _emit(value: Any, stream: str = "stdout") -> None:
     print(line(value), file=sys.stderr if stream == "stderr" else sys.stdout)
 
 
+RUN = "_bmad-output/.skf-run/skf-quick-skill-x"
+# Each subcommand: its help line and the example its --help ends with (a command that runs as it stands).
+COMMANDS = {
+    "parse": ("print the batch file's numbered targets", "batchlog quick-batch parse targets.txt"),
+    "start": ("start the batch, every target pending (or resume it)",
+              f"batchlog quick-batch start targets.txt --run-dir {RUN}"),
+    "next": ("hand out the next pending target (its start event on stderr)", f"batchlog quick-batch next --run-dir {RUN}"),
+    "record": ("record how a target ended and print its end event",
+               f"batchlog quick-batch record --run-dir {RUN} --batch 1"),
+    "summarize": ("end the batch: write the summary, print the batch_summary event",
+                  f"batchlog quick-batch summarize --run-dir {RUN} --output-dir _bmad-output"),
+    "status": ("targets done, failed, pending and in progress, with their times",
+               "batchlog quick-batch status --run-dir fixtures/quick_batch/skf-quick-skill-demo --json"),
+    "import": ("turn a skf-quick-batch.py batch.jsonl into events.jsonl", f"batchlog quick-batch import --run-dir {RUN}"),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="batchlog quick-batch",
+        prog="batchlog quick-batch", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="A batch of targets driven one by one through a workflow, its state an event log "
-                    "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.")
+                    "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.",
+        epilog=f"Example: {COMMANDS['next'][1]}")
     sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("parse", help="print the batch file's numbered targets")
+    p = _command(sub, "parse")
     p.add_argument("file", help="the batch file")
-    p = sub.add_parser("start", help="start the batch, every target pending (or resume it)")
+    p = _command(sub, "start")
     p.add_argument("file", nargs="?", default=None, help="the batch file (skf-quick-skill)")
     p.add_argument("--briefs", nargs="+", default=None, metavar="PATH",
                    help="skf-create-skill: skill-brief.yaml files, or folders holding them")
@@ -50,62 +67,39 @@ def _parser() -> argparse.ArgumentParser:
                         "skf-validate-brief-schema.py beside the schemas folder (default: $BATCHLOG_BRIEF_SCHEMA)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code: an envelope schema or a JSON object (kept for the batch)")
-    p = sub.add_parser("next", help="hand out the next pending target (its start event on stderr)")
+    p = _command(sub, "next")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
-    p = sub.add_parser("record", help="record how a target ended and print its end event")
+    p = _command(sub, "record")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--batch", type=int, required=True, help="the target's number, as next printed it")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
     p.add_argument("--exit-codes", default=None, metavar="FILE",
                    help="halt_reason -> exit code for this record (default: the batch's map)")
-    p = sub.add_parser("summarize", help="end the batch: write the summary, print the batch_summary event")
+    p = _command(sub, "summarize")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--output-dir", required=True, help="the folder the summary files go to")
     p.add_argument("--target", choices=["stdout", "stderr"], default="stdout",
                    help="the stream the event line goes to (default: stdout)")
-    p = sub.add_parser("status", help="targets done, failed, pending and in progress, with their times")
+    p = _command(sub, "status")
     p.add_argument("--run-dir", required=True, help="the batch run folder")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="the batch as the log stood after event SEQ")
-    p = sub.add_parser("import", help="turn a skf-quick-batch.py batch.jsonl into events.jsonl")
+    p = _command(sub, "import")
     p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
     return parser
 
 
-def _refusal(error: Any) -> int:
-    """One JSON line on stderr, as the seed prints a refusal; exit 1 (3: a log that cannot be trusted; 2: a
-    setting that is a usage error)."""
-    from engine import BadSetting, LogError
-
-    body = {"status": "error", "message": error.message}
-    halt_reason = error.fields.get("halt_reason")
-    if halt_reason:
-        body["halt_reason"] = halt_reason
-    print(json.dumps(body), file=sys.stderr)
-    if isinstance(error, BadSetting):
-        return EXIT_USAGE
-    return EXIT_UNTRUSTED if isinstance(error, LogError) else EXIT_REFUSED
+def _command(sub: Any, name: str) -> argparse.ArgumentParser:
+    help_text, example = COMMANDS[name]
+    return sub.add_parser(name, help=help_text, description=help_text, epilog=f"Example: {example}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def main(args: list[str]) -> int:
     """Run `batchlog quick-batch ARGS...`; return the exit code (argparse exits 2 on usage errors)."""
     parsed = _parser().parse_args(args)
-    from engine import EngineError
-    from projections.errors import Refused
-
-    try:
-        return _run(parsed)
-    except (Refused, EngineError) as error:
-        return _refusal(error)
-    except BrokenPipeError:
-        return EXIT_REFUSED
-    except Exception as error:  # a bug: one line for users, a traceback for tests
-        if os.environ.get("BATCHLOG_DEBUG"):
-            raise
-        print(json.dumps({"status": "error", "message": f"unexpected error: {type(error).__name__}: {error}"}),
-              file=sys.stderr)
-        return EXIT_REFUSED
+    return seed_reported(lambda: _run(parsed))
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cli.quick_batch_io import LOG_NAME, remove_tree
+from cli.layout import LOG_NAME
+from cli.quick_batch_io import remove_tree
 from engine.files import claim_new_file, write_atomically
 from projections.errors import BadInput
 from projections.quick_batch.commands import (
@@ -116,7 +117,7 @@ def archive_and_remove(effect: ArchiveAndRemove) -> None:
     """
     run_dir, summary = Path(effect.run_dir), Path(effect.summary_path)
     log = run_dir / LOG_NAME
-    archive = summary.with_name(f"{summary.stem}.events.jsonl")
+    archive = summary.with_name(f"{summary.stem}.{LOG_NAME}")
     try:
         data = log.read_bytes()
         write_atomically(archive, data)

@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.layout import LOG_NAME
 from engine import EventLog
+from engine.files import read_regular
 from engine.snapshot import open_log as snapshot_log
 from projections.errors import BadInput, Refused, WrongLog
 from projections.quick_batch.commands import Staged, Unstaged
@@ -20,7 +22,6 @@ from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
 from projections.quick_batch.events import REGISTRY, TYPE_PREFIX
 from projections.quick_batch.grammar import TargetLine, parse_bytes
 
-LOG_NAME = "events.jsonl"
 SEED_BATCH_FILE = "batch.jsonl"
 
 
@@ -31,7 +32,7 @@ def _say(message: str) -> None:
 def read_batch_file(path: str) -> tuple[TargetLine, ...]:
     """The targets of the batch file at `path` (named as given in messages)."""
     try:
-        data = Path(path).read_bytes()
+        data = read_regular(path)
     except OSError as e:
         raise BadInput(f"the batch file {path} cannot be read: {e.strerror or e}", path=path) from None
     return parse_bytes(data, path)
@@ -40,7 +41,7 @@ def read_batch_file(path: str) -> tuple[TargetLine, ...]:
 def read_json_file(path: Path, what: str) -> Any:
     """A JSON file the user names (--exit-codes, --brief-schema)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(read_regular(path).decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise BadInput(f"the {what} {path.as_posix()} cannot be read as JSON: {e}", path=path.as_posix()) from None
 
@@ -48,7 +49,7 @@ def read_json_file(path: Path, what: str) -> Any:
 def _read_payload(path: Path) -> dict[str, Any]:
     shown = path.as_posix()
     try:
-        payload = json.loads(path.read_text(encoding="utf-8-sig"))
+        payload = json.loads(read_regular(path).decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         # RecursionError: JSON nested too deep to read; ValueError: a number of more than 4,300 digits (the
         # seed crashes on both)

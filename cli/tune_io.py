@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from engine.files import write_atomically
+from engine.files import NotARegularFile, read_regular, write_atomically
 from projections.errors import BadInput
 
 if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
@@ -26,11 +26,14 @@ ZEN_RUN = re.compile(r"(batch[0-9]{2}-(?:nomem|mem)|final)-run[0-9]+")
 def read_json(path: Path, what: str = "file") -> Any:
     """A JSON file's value; BadInput naming the file when it is missing, unreadable, not UTF-8 or not JSON."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         raise BadInput(f"{path} does not exist: give the path of the {what}", file=str(path)) from None
     except IsADirectoryError:
         raise BadInput(f"{path} is a folder: give the path of the {what} (a JSON file)", file=str(path)) from None
+    except NotARegularFile:
+        raise BadInput(f"{path} is not a regular file (a FIFO, a device or a socket): give the path of the {what} "
+                       "(a JSON file)", file=str(path)) from None
     except OSError as exc:
         raise BadInput(f"{path} cannot be read ({exc.strerror or exc}): check its permissions",
                        file=str(path)) from None

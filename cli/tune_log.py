@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from cli.layout import LOG_NAME
 from cli.past import require_within_log
 from engine import EventLog, open_log
 from projections.catalog import all_types
@@ -14,7 +15,6 @@ from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE, without_usage
 from projections.tune.state import TuneState
 
-LOG_NAME = "events.jsonl"
 DEFAULT_DIR = Path("finetune")
 
 

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Annotated
 import orjson
 import typer
 
+from cli.layout import LOG_NAME
 from cli.options import At, Json
 from cli.tune_io import check_writable, write_text
 from cli.tune import Dir
-from cli.tune_log import DEFAULT_DIR, LOG_NAME, tune_log, tuning_state
+from cli.tune_log import DEFAULT_DIR, tune_log, tuning_state
 from projections.catalog import all_types
 from projections.errors import BadInput
 from projections.tune.refusals import require_tuning

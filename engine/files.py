@@ -115,3 +115,25 @@ def _remove(path: Path) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+class NotARegularFile(OSError):
+    """An input named as a file that is a FIFO, a device, a socket or a folder (after links are resolved)."""
+
+
+def read_regular(path: str | os.PathLike) -> bytes:
+    """The bytes of the regular file at `path`; NotARegularFile for anything else, before a byte is read (a FIFO
+    would block forever, /dev/zero never ends, /dev/null reads as an empty file)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | BINARY)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory", os.fspath(path))
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(f"{os.fspath(path)} is not a regular file (a FIFO, a device, a socket or a folder)")
+        with open(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)

@@ -117,6 +117,10 @@ def _open_log(log_path: Path) -> Held:
             except FileNotFoundError:
                 raise NoFolder(str(log_path)) from None
     except FileExistsError:
+        if os.path.islink(log_path) and not os.path.exists(log_path):
+            # O_EXCL never follows a link: a dangling one would answer "missing", then "exists", for ever.
+            raise NotALog(f"{log_path} is a link to {os.readlink(log_path)}, which does not exist: a log is a "
+                          "regular file; remove the link or make its target", path=str(log_path)) from None
         return _open_log(log_path)  # another command created it meanwhile
     except IsADirectoryError:
         raise NotALog(f"{log_path} is a folder, not a log file: name the events.jsonl inside it",

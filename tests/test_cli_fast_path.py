@@ -184,3 +184,63 @@ def test_the_fast_path_never_imports_typer(tmp_path):
                           text=True, timeout=60)
 
     assert done.returncode == 0, done.stderr
+
+
+class TestOptionsAgreeWithTyper:
+    """The fast path's table of options (cli/fast_views.py VIEWS) is read off the typer commands' own parameters,
+    so an option added, renamed or given another range in cli/tune.py fails here instead of drifting from --help."""
+
+    # Options of a view the fast path leaves to typer on purpose: -o records a batch.
+    LEFT_TO_TYPER_BY_NAME = {"next-batch": {"-o"}}
+
+    @staticmethod
+    def typer_params(view: str) -> list:
+        """`tune VIEW`'s options as the typer app declares them (typer 0.29 keeps min, max and the annotation)."""
+        import typer
+
+        command = typer.main.get_command(cli.app.build("tune")).commands["tune"].commands[view]
+        return [param for param in command.params if param.name != "help"]
+
+    @classmethod
+    def typer_options(cls, view: str) -> dict[str, object]:
+        """`tune VIEW`'s options as the fast path spells them: None a flag, "path" a folder, else (min, max)."""
+        table: dict[str, object] = {}
+        for param in cls.typer_params(view):
+            (name,) = param.opts
+            kind = param.type_descriptor.annotation
+            if param.is_flag:
+                table[name] = None
+            elif kind is Path:
+                table[name] = "path"
+            elif kind is int:
+                table[name] = (param.min, param.max)
+            else:
+                table[name] = f"{kind!r} (not a kind the fast path reads)"
+        return table
+
+    @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
+    def test_every_option_of_the_view_has_typers_name_and_range(self, view):
+        from cli.fast_views import VIEWS
+
+        expected = {name: kind for name, kind in self.typer_options(view).items()
+                    if name not in self.LEFT_TO_TYPER_BY_NAME.get(view, set())}
+
+        assert VIEWS[view] == expected
+
+    def test_the_fast_path_takes_exactly_the_views_whose_options_it_knows(self):
+        """A view is on the fast path only when every option it has but -o is in its table."""
+        from cli.fast_views import VIEWS
+
+        assert set(VIEWS) == {"status", "next", "next-batch"}
+        for view in VIEWS:
+            assert set(self.typer_options(view)) - set(VIEWS[view]) == self.LEFT_TO_TYPER_BY_NAME.get(view, set())
+
+    @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
+    def test_an_absent_option_means_typers_default(self, view):
+        """The fast path reads an absent option as None (False for --json, DEFAULT_DIR for --dir), as typer does."""
+        from cli.tune_log import DEFAULT_DIR
+
+        defaults = {param.opts[0]: param.default for param in self.typer_params(view)}
+
+        assert defaults.pop("--dir") == DEFAULT_DIR and defaults.pop("--json") is False
+        assert set(defaults.values()) == {None}

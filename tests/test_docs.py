@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import shlex
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,6 @@ from cli.app import build
 from tests.clirunner import invoke
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-QUICK_BATCH = ["parse", "start", "next", "record", "summarize", "status", "import"]
 
 
 def typer_commands() -> list[tuple[str, ...]]:
@@ -32,7 +33,15 @@ def typer_commands() -> list[tuple[str, ...]]:
     return [words for words in found if words and words[0] != "quick-batch"]
 
 
-COMMANDS = typer_commands() + [("quick-batch", name) for name in QUICK_BATCH]
+def quick_batch_commands() -> list[tuple[str, ...]]:
+    """Every subcommand of `batchlog quick-batch` (the typer app hands it to its own argparse parser)."""
+    from cli.quick_batch import _parser
+
+    (choices,) = [action.choices for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)]
+    return [("quick-batch", name) for name in choices]
+
+
+COMMANDS = typer_commands() + quick_batch_commands()
 
 
 def test_the_app_has_the_commands_the_issues_name():
@@ -56,9 +65,34 @@ def test_every_command_is_in_the_readme(words):
     assert f"batchlog {' '.join(words)}" in README
 
 
-@pytest.mark.parametrize("words", [w for w in COMMANDS if w[0] != "quick-batch"], ids=" ".join)
-def test_every_typer_command_shows_an_example(words):
-    assert "Example: batchlog" in invoke(*words, "--help").out
+def test_the_typer_app_hands_quick_batch_to_its_parser():
+    """The walk above finds quick-batch's subcommands in its parser: the typer app knows it as one command."""
+    names = {words[1] for words in quick_batch_commands()}
+
+    assert ("quick-batch",) not in typer_commands() and "quick-batch" in typer.main.get_command(build(None)).commands
+    assert names == {"parse", "start", "next", "record", "summarize", "status", "import"}
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
+def test_every_command_shows_an_example_of_itself(words):
+    """The README promises `batchlog COMMAND --help` shows an example: one naming the command itself."""
+    shown = invoke(*words, "--help").out
+
+    examples = [line.split("Example: ", 1)[1] for line in shown.splitlines() if "Example: " in line]
+    assert examples and all(example.startswith(f"batchlog {' '.join(words)}") for example in examples), shown
+
+
+@pytest.mark.parametrize("words", quick_batch_commands(), ids=" ".join)
+def test_every_quick_batch_example_is_a_command_its_parser_takes(words):
+    """Each example is one shell command (shlex splits it back) that parses as the subcommand it shows."""
+    from cli.quick_batch import _parser
+
+    (example,) = [line.split("Example: ", 1)[1] for line in invoke(*words, "--help").out.splitlines()
+                  if "Example: " in line]
+    argv = shlex.split(example)
+
+    assert shlex.join(argv) == example and argv[:2] == ["batchlog", "quick-batch"]
+    assert _parser().parse_args(argv[2:]).cmd == words[1]
 
 
 class TestNodeIsRequiredInCI:

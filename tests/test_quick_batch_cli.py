@@ -261,6 +261,31 @@ class TestBriefs:
         assert json.loads(again.out) == {**json.loads(first.out), "resumed": True}
 
 
+class TestNoLockFile:
+    """The lock is on the log itself (engine/lock.py): no command leaves a lock file, in a run folder kept after
+    a halted summary or beside a removed one (the README's deliberate differences list none)."""
+
+    @pytest.mark.parametrize("halted", [False, True], ids=["clean", "halted"])
+    def test_no_command_of_a_batch_leaves_a_lock_file(self, batch, halted):
+        run = "runs/skf-quick-skill-1"
+        lock_files = []
+        for n in (1, 2):
+            qb("next", "--run-dir", run, cwd=batch)
+            payload = ("halt.json", '{"halt_reason":"user-cancelled"}') if halted and n == 2 else \
+                ("result-context.json", "{}")
+            (batch / f"{run}/skf-quick-skill-1-{n}" / payload[0]).write_text(payload[1])
+            qb("record", "--run-dir", run, "--batch", str(n), cwd=batch)
+            qb("status", "--run-dir", run, cwd=batch)
+            lock_files += [p for p in batch.rglob("*") if "lock" in p.name]
+
+        summarized = qb("summarize", "--run-dir", run, "--output-dir", "out", cwd=batch)
+        status = qb("status", "--run-dir", run, cwd=batch)
+
+        assert summarized.code in (0, 1) and status.code == 0, (summarized, status)
+        assert (batch / run).exists() == halted  # a halted batch's run folder is kept, a clean one removed
+        assert lock_files + [p for p in batch.rglob("*") if "lock" in p.name] == []
+
+
 class TestStatusAndImport:
     def test_status_after_a_clean_summary_answers_from_the_archived_log(self, batch):
         for n in (1, 2):
@@ -346,12 +371,22 @@ class TestFixture:
 
         built = subprocess.run([sys.executable, "fixtures/quick_batch/build.py"], cwd=copy, capture_output=True)
         fixture = copy / "fixtures/quick_batch"
+
+        def tree(folder: Path) -> dict[str, bytes]:
+            """Every file of the fixture as git keeps it (files only: an empty run folder is not committed),
+            build.py and caches aside."""
+            return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+                    if p.is_file() and p.name != "build.py" and "__pycache__" not in p.parts}
+
+        built_tree = tree(fixture)
         resumed = invoke("quick-batch", "start", "targets.txt", "--run-dir", "skf-quick-skill-demo", cwd=fixture)
 
         committed = (repo / "fixtures/quick_batch/skf-quick-skill-demo/events.jsonl").read_bytes()
         assert built.returncode == 0, built.stderr
-        assert (fixture / "skf-quick-skill-demo/events.jsonl").read_bytes() == committed
-        assert str(repo).encode() not in committed and b'"input_file":"../targets.txt"' in committed
+        assert built_tree == tree(repo / "fixtures/quick_batch")  # every file, byte for byte
+        assert not any(path.encode() in data for data in tree(repo / "fixtures/quick_batch").values()
+                       for path in (str(repo), str(copy), str(Path.home())))
+        assert b'"input_file":"../targets.txt"' in committed
         assert resumed.code == 0 and json.loads(resumed.out)["resumed"] is True
 
 

@@ -3,7 +3,8 @@
 Both run in the same absolute folder (the seed's tree is moved aside first), so
 absolute paths and the briefs' folder hash are the same; the clock is pinned to
 the same instant on both sides. What may differ: the state file (batch.jsonl
-against events.jsonl, its lock and its snapshots) and the log archived beside a summary.
+against events.jsonl and its snapshots; no lock file: the lock is on the log itself), the log archived
+beside a summary and the note beside a removed run folder.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def tree(root: Path, ours: bool) -> dict[str, bytes | None]:
             found[rel] = b"<state>"
         elif ours and name == "events.jsonl":
             found[rel[: -len(name)] + "batch.jsonl"] = b"<state>"
-        elif ours and (name == "events.jsonl.lock" or name.endswith(".events.jsonl")
+        elif ours and (name.endswith(".events.jsonl")
                        or (name.startswith(".") and name.endswith(".summarized.json"))):  # the archive's note
             continue
         else:

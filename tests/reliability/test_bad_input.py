@@ -7,7 +7,10 @@ log's bytes never change on a refusal.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,3 +199,195 @@ def test_a_refused_batch_file_leaves_no_file_behind(places):
 
     assert (result.code, list(folder.iterdir())) == (REFUSED, [])
     assert not (Path(places["d"]) / "plan.json").exists()
+
+
+# -- hostile classes (issue 15.11): deep nesting, huge numbers, special files, links, in every input a command reads --
+
+DEPTHS = [254, 255, 256, 1000, 1023, 1024, 5000]
+NUMBERS = [b"1" + b"0" * 19, b"-" + b"9" * 30, b"7" * 4301, b"7" * 20_000, b"1e400", b"-1e400", b"Infinity", b"NaN",
+           b"-Infinity"]
+
+
+def deep(depth: int) -> bytes:
+    return b"[" * depth + b"]" * depth
+
+
+def hostile_json() -> list[tuple[str, bytes]]:
+    """Documents that hold a hostile value where a good one holds an ordinary one."""
+    values = [(f"depth-{d}", deep(d)) for d in DEPTHS] + [(f"number-{n[:12].decode()}", n) for n in NUMBERS]
+    return values
+
+
+DATASET = b'{"cases": [{"id": "a", "class": "x", "complexity": "simple", "extra": %s}]}'
+PAYLOADS = {"halt.json": b'{"halt_reason": "user-cancelled", "extra": %s}', "result-context.json": b'{"extra": %s}'}
+EXIT_CODES = b'{"user-cancelled": %s}'
+
+
+def tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under `folder` (a link by its target, a folder as None, a file by its bytes)."""
+    found: dict[str, bytes | None] = {}
+    for path in sorted(folder.rglob("*")):
+        key = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[key] = b"-> " + os.readlink(path).encode()
+        elif path.is_dir():
+            found[key] = None
+        elif path.is_file():
+            found[key] = path.read_bytes()
+        else:
+            found[key] = b"<special>"
+    return found
+
+
+def clean(result, *codes: int) -> None:
+    assert "Traceback" not in result.out + result.err, result.err
+    assert "unexpected error" not in result.err, result.err
+    assert result.code in codes, (result.code, result.out, result.err)
+    assert result.err.strip(), "a refusal says what was wrong"
+
+
+def started_batch(root: Path) -> Path:
+    (root / "t.txt").write_text("one\ntwo\n")
+    assert invoke("quick-batch", "start", root / "t.txt", "--run-dir", root / "run", env=USER_ENV).code == 0
+    assert invoke("quick-batch", "next", "--run-dir", root / "run", env=USER_ENV).code == 0
+    return root / "run"
+
+
+class TestHostileJson:
+    @pytest.mark.parametrize(("name", "value"), hostile_json(), ids=[n for n, _ in hostile_json()])
+    def test_a_dataset_holding_it_is_refused_and_nothing_is_made(self, tmp_path, name, value):
+        (tmp_path / "d.json").write_bytes(DATASET % value)
+        before = tree(tmp_path)
+
+        result = invoke("tune", "init", "--dir", tmp_path / "t", "--dataset", tmp_path / "d.json", env=USER_ENV)
+
+        if result.code == 0:  # a number the dataset may hold where batchlog keeps nothing of it: a sound log
+            assert name.startswith("number-"), result.out
+            assert invoke("log", "verify", tmp_path / "t" / "events.jsonl").code == 0
+            return
+        clean(result, REFUSED)
+        assert tree(tmp_path) == before
+
+    @pytest.mark.parametrize("payload", sorted(PAYLOADS))
+    @pytest.mark.parametrize(("name", "value"), hostile_json(), ids=[n for n, _ in hostile_json()])
+    def test_a_staged_payload_holding_it_gets_a_clear_answer(self, tmp_path, payload, name, value):
+        run = started_batch(tmp_path)
+        (run / "run-1" / payload).write_bytes(PAYLOADS[payload] % value)
+        log = (run / "events.jsonl").read_bytes()
+
+        result = invoke("quick-batch", "record", "--run-dir", run, "--batch", "1", env=USER_ENV)
+
+        assert "Traceback" not in result.err and "unexpected error" not in result.err, result.err
+        if result.code != 0:
+            assert (run / "events.jsonl").read_bytes() == log, "a refused record appends nothing"
+            assert payload in result.out + result.err
+        assert invoke("log", "verify", run / "events.jsonl").code == 0
+
+    @pytest.mark.parametrize(("name", "value"), hostile_json(), ids=[n for n, _ in hostile_json()])
+    def test_an_exit_code_map_holding_it_is_refused_and_nothing_is_made(self, tmp_path, name, value):
+        (tmp_path / "t.txt").write_text("one\n")
+        (tmp_path / "codes.json").write_bytes(EXIT_CODES % value)
+        before = tree(tmp_path)
+
+        result = invoke("quick-batch", "start", tmp_path / "t.txt", "--run-dir", tmp_path / "run", "--exit-codes",
+                        tmp_path / "codes.json", env=USER_ENV)
+
+        clean(result, REFUSED)
+        assert tree(tmp_path) == before
+
+
+KINDS = ["fifo", "dev-null", "dev-zero", "folder", "dangling-link", "link-loop"]
+
+
+def make_special(path: Path, kind: str) -> None:
+    """Put a thing that is not a regular file at `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-null":
+        path.symlink_to("/dev/null")
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling-link":
+        path.symlink_to(path.parent / "nowhere")
+    else:
+        path.symlink_to(path.name + ".loop")
+        path.with_name(path.name + ".loop").symlink_to(path.name)
+
+
+def run_cli(*args: str | Path) -> subprocess.CompletedProcess:
+    """The CLI in a child process: a command that would wait on a FIFO or read /dev/zero fails by the timeout."""
+    return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, **USER_ENV}, timeout=60)
+
+
+def special_roles(root: Path) -> dict[str, tuple[Path, list[list[str | Path]]]]:
+    """Per input a command reads: where it lies and the commands that read it."""
+    tuning, run = root / "finetune", root / "run"
+    return {
+        "tune log": (tuning / "events.jsonl", [["tune", "next", "--dir", tuning],
+                                               ["tune", "memory", "keep", "--batch", "1", "--nodes", "2", "--dir", tuning],
+                                               ["log", "verify", tuning / "events.jsonl"]]),
+        "batch log": (run / "events.jsonl", [["quick-batch", "status", "--run-dir", run],
+                                             ["quick-batch", "next", "--run-dir", run]]),
+        "dataset": (root / "d.json", [["tune", "init", "--dir", root / "new", "--dataset", root / "d.json"]]),
+        "payload": (root / "staged" / "run-1" / "halt.json", [["quick-batch", "record", "--run-dir", root / "staged",
+                                                                "--batch", "1"]]),
+        "targets file": (root / "t.txt", [["quick-batch", "start", root / "t.txt", "--run-dir", root / "new-run"],
+                                          ["quick-batch", "parse", root / "t.txt"]]),
+        "pending marker": (tuning / "events.jsonl.pending", [["tune", "next", "--dir", tuning],
+                                                             ["tune", "memory", "keep", "--batch", "1", "--nodes", "2",
+                                                              "--dir", tuning]]),
+    }
+
+
+class TestSpecialFiles:
+    @pytest.mark.parametrize("kind", KINDS)
+    @pytest.mark.parametrize("role", ["tune log", "batch log", "dataset", "payload", "targets file", "pending marker"])
+    def test_it_is_refused_clearly_and_nothing_is_written(self, tmp_path, role, kind):
+        shutil.copytree(FIXTURE, tmp_path / "finetune")
+        if role != "tune log":
+            started_batch_in(tmp_path / "staged")
+        path, commands = special_roles(tmp_path)[role]
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        make_special(path, kind)
+        before = tree(tmp_path)
+
+        log = tmp_path / "finetune" / "events.jsonl"
+        acknowledged = log.read_bytes() if role == "pending marker" else b""
+        for command in commands:
+            done = run_cli(*command)
+
+            said = done.stdout + done.stderr
+            assert "Traceback" not in said and "unexpected error" not in said, (command, done.stderr)
+            if role == "pending marker" and command[1] == "memory":
+                assert done.returncode in (0, REFUSED) and path.name in said, (command, said)
+                # A marker that does not belong is never obeyed: the command is decided as without it, and
+                # every acknowledged byte is kept (the marker itself may be cleared away by the append).
+                assert log.read_bytes().startswith(acknowledged), command
+                continue
+            assert done.returncode == expected_code(role, kind, command), (command, done.stdout, done.stderr)
+            assert path.name in said or (role == "batch log" and str(path.parent) in said) or \
+                (kind == "dangling-link" and "tune init" in said), (command, said)
+            assert tree(tmp_path) == before, command
+
+
+def expected_code(role: str, kind: str, command: list) -> int:
+    """Refused (1), but for two designed answers of a read-only view: a marker that does not belong is ignored
+    with a note naming it (README: markers), and a link to nothing reads as no log yet (the view says to init)."""
+    view = command[:2] in (["tune", "next"], ["log", "verify"])
+    if role == "pending marker" and view:
+        return 0
+    if view and role == "tune log" and kind == "dangling-link" and command[0] == "tune":
+        return 0
+    return REFUSED
+
+
+def started_batch_in(run: Path) -> None:
+    (run.parent / "t.txt").write_text("one\ntwo\n")
+    assert invoke("quick-batch", "start", run.parent / "t.txt", "--run-dir", run, env=USER_ENV).code == 0
+    assert invoke("quick-batch", "next", "--run-dir", run, env=USER_ENV).code == 0
+    shutil.copytree(run, run.parent / "run")

@@ -162,3 +162,41 @@ class TestLoopReaders:
 
             unstaged = read_staged(tmp_path)
             assert isinstance(unstaged, Unstaged) and "holds no JSON object" in unstaged.message
+
+
+# Hostile classes (issue 15.11): nesting at generated depths across the parsers' limits, numbers past orjson's
+# 64 bits and Python's 4,300 digits, and the floats JSON has no room for, in every JSON document a command reads.
+DEPTH = st.integers(1, 3000) | st.sampled_from([254, 255, 256, 1023, 1024])
+NUMBER = st.one_of(st.integers(2**63 - 2, 2**64 + 2).map(str), st.integers(-(2**64) - 2, -(2**63) + 2).map(str),
+                   st.integers(4290, 4400).map(lambda n: "9" * n), st.sampled_from(["1e400", "-1e400", "NaN",
+                                                                                    "Infinity", "-Infinity", "1e-400"]))
+HOSTILE = st.one_of(DEPTH.map(lambda d: "[" * d + "]" * d), DEPTH.map(lambda d: '{"a":' * d + "1" + "}" * d), NUMBER)
+DOCUMENTS = {
+    "dataset": '{{"cases": [{{"id": "a", "class": "x", "complexity": "simple", "extra": {}}}]}}',
+    "halt.json": '{{"halt_reason": "user-cancelled", "extra": {}}}',
+    "result-context.json": '{{"extra": {}}}',
+    "exit codes": '{{"user-cancelled": {}}}',
+}
+
+
+class TestHostileValues:
+    @FUZZ
+    @given(st.sampled_from(sorted(DOCUMENTS)), HOSTILE)
+    def test_every_json_reader_answers_a_hostile_value_with_bad_input_or_a_value(self, document, value):
+        """Never a traceback, a hang or an unexpected error class: the value, or the readers' own refusal."""
+        from cli.quick_batch_io import read_json_file, read_staged
+        from cli.tune_io import read_dataset
+        from projections.quick_batch.commands import Unstaged
+
+        with in_a_file(DOCUMENTS[document].format(value).encode()) as path:
+            try:
+                if document == "dataset":
+                    read_dataset(path)
+                elif document == "exit codes":
+                    read_json_file(path, "exit-code map")
+                else:
+                    path.rename(path.with_name(document))
+                    staged = read_staged(path.parent)
+                    assert not isinstance(staged, Unstaged) or document in staged.message
+            except Refused:
+                pass

@@ -112,8 +112,8 @@ def brief_batch_summarized(folder: Path) -> None:
 
 
 def outcome(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder` byte for byte by relative path (lock files aside: a lock file is left by
-    any command that took the lock, killed or not), and every folder (an empty run folder counts)."""
+    """Every file under `folder` byte for byte by relative path, and every folder (an empty run folder counts).
+    No lock file is set aside: the lock is on the log itself, so a killed command leaves none."""
     found = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder).as_posix()
@@ -121,7 +121,7 @@ def outcome(folder: Path) -> dict[str, bytes]:
             found[relative + "/"] = b""
         elif relative.endswith("events.jsonl"):
             found[relative] = _events(path)
-        elif not relative.endswith(".lock"):
+        else:
             found[relative] = path.read_bytes()
     return found
 
