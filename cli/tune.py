@@ -21,7 +21,8 @@ from engine import EventLog
 from engine.own_types import NAMES as ENGINE_TYPES
 from cli.tune_io import (
     check_batch_files,
-    read_dataset,
+    path_from,
+    read_dataset_and_name,
     read_zen_folder,
     run_cases_path,
     write_batch_files,
@@ -125,8 +126,9 @@ def init_command(
 
     Example: batchlog tune init --dataset dataset.json --limit 64
     """
-    command = InitTuning(str(dataset), read_dataset(dataset), limit, min_batch, max_batch, recheck, seed,
-                         max_retries, concurrency)
+    cases, name = read_dataset_and_name(dataset)
+    command = InitTuning(path_from(folder, dataset), cases, limit, min_batch, max_batch, recheck, seed,
+                         max_retries, concurrency, name)
     state = decide_in(folder, command)
     settings = state.settings
     assert settings is not None

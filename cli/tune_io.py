@@ -49,6 +49,11 @@ def read_json(path: Path, what: str = "file") -> Any:
 
 def read_dataset(path: Path) -> tuple[dict[str, Any], ...]:
     """The case objects of a dataset file: its `cases` list (or `samples`), as they are."""
+    return read_dataset_and_name(path)[0]
+
+
+def read_dataset_and_name(path: Path) -> tuple[tuple[dict[str, Any], ...], str | None]:
+    """The case objects of a dataset file, and its `name` when it gives one as text (the README's title)."""
     value = read_json(path, "dataset")
     cases = None
     if isinstance(value, dict):
@@ -56,7 +61,15 @@ def read_dataset(path: Path) -> tuple[dict[str, Any], ...]:
     if not isinstance(cases, list):
         raise BadInput(f"{path} holds no \"cases\" (or \"samples\") list: a dataset is "
                        "{\"cases\": [{\"id\": ...}, ...]}", file=str(path))
-    return tuple(cases)
+    name = value.get("name")
+    return tuple(cases), (" ".join(name.split()) or None) if isinstance(name, str) else None
+
+
+def path_from(folder: Path, path: Path) -> str:
+    """`path` relative to `folder` (POSIX separators), so that a log names its files the same on every clone."""
+    import os
+
+    return Path(os.path.relpath(path.absolute(), folder.absolute())).as_posix()
 
 
 def check_writable(path: Path, log: Path | None = None) -> None:

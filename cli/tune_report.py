@@ -41,8 +41,21 @@ def register(app: typer.Typer) -> None:
     app.command("audit")(audit_command)
 
 
-def _title(state: TuneState) -> str:
-    return Path(state.settings.dataset).stem if state.settings else "the tuning"
+def _title(state: TuneState, folder: Path) -> str:
+    """The dataset's `name`, else the name of the folder that holds the tuning's folder (the project's)."""
+    if state.settings is not None and state.settings.name:
+        return state.settings.name
+    return folder.absolute().resolve().parent.name or "the tuning"
+
+
+def _places(folder: Path, path: Path) -> tuple[str, str]:
+    """How the README at `path` names the tuning's folder: as a link prefix from the README's own folder
+    ("" when beside it), and as `--dir` in commands run from the folder that holds it (its own name)."""
+    import os
+
+    tuning = folder.absolute().resolve()
+    base = Path(os.path.relpath(tuning, path.absolute().resolve().parent)).as_posix()
+    return ("" if base == "." else base + "/"), tuning.name
 
 
 def _run_files(folder: Path) -> frozenset[str]:
@@ -67,8 +80,20 @@ def _read(path: Path) -> str:
         raise BadInput(f"{path} cannot be read ({exc.strerror or exc})", file=str(path)) from None
 
 
-def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool) -> int:
-    """Print, check against, or write `new`; the exit code."""
+def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
+                    as_json: dict[str, object] | None = None) -> int:
+    """Print, check against, or write `new`; the exit code. `as_json`: the fields to print as one JSON object
+    instead of the words (the text itself is a field, `text`, with --stdout)."""
+    if as_json is not None:
+        fresh = old == new
+        written = not (check or stdout or fresh)
+        if written:
+            write_text(path, new)
+        body = {"file": str(path), "up_to_date": fresh, "written": written, **as_json}
+        if stdout:
+            body["text"] = new
+        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+        return 1 if check and not fresh else 0
     if stdout:
         sys.stdout.write(new)
         return 0
@@ -96,38 +121,46 @@ def readme_command(
     at: At = None,
     check: Check = False,
     stdout: Annotated[bool, typer.Option("--stdout", help="print the README instead of writing it")] = False,
+    as_json: Json = False,
 ) -> int:
     """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
-    between their batchlog markers; a file without markers gets the whole layout once.
+    between their batchlog markers; a file without markers gets the whole layout once. --json: one object
+    (file, up_to_date, written, sections by name; text with --stdout).
 
     Example: batchlog tune readme --dir fixtures/tune-finished --stdout
     """
-    from projections.tune.readme import readme
+    from projections.tune.readme import readme, sections
 
     path = file if file is not None else folder / "README.md"
     if not (check or stdout):
         check_writable(path, folder / LOG_NAME)
     state = tuning_state(folder, at)
     old = _read(path)
-    new = readme(old, state, folder=str(folder), files=_run_files(folder), title=_title(state))
+    base, name = _places(folder, path)
+    files = _run_files(folder)
+    new = readme(old, state, folder=name, files=files, title=_title(state, folder), base=base)
     if not new.endswith("\n"):
         new += "\n"
-    return _write_or_check(path, old, new, check, stdout)
+    shown = {"sections": sections(state, folder=name, files=files, base=base)} if as_json else None
+    return _write_or_check(path, old, new, check, stdout, shown)
 
 
-def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, check: Check = False) -> int:
-    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals.
+def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, at: At = None, check: Check = False,
+                         as_json: Json = False) -> int:
+    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals. --json: one object
+    (file, up_to_date, written, and the figures: total, by_model, by_batch, by_run, runs_without_usage).
 
     Example: batchlog tune usage-report --dir fixtures/tune-finished --check
     """
-    from projections.tune.usage import usage_markdown
+    from projections.tune.usage import usage_figures, usage_markdown
 
     path = file if file is not None else folder / "USAGE.md"
     if not check:
         check_writable(path, folder / LOG_NAME)
-    state = tuning_state(folder)
-    new = usage_markdown(state, _title(state))
-    return _write_or_check(path, _read(path), new, check, stdout=False)
+    state = tuning_state(folder, at)
+    new = usage_markdown(state, _title(state, folder))
+    shown = usage_figures(state) if as_json else None
+    return _write_or_check(path, _read(path), new, check, stdout=False, as_json=shown)
 
 
 def audit_command(folder: Dir = DEFAULT_DIR, as_json: Json = False) -> int:

@@ -15,7 +15,7 @@ import orjson
 
 from cli.tune_log import tuning_state
 from projections.tune import rules
-from projections.tune.refusals import require_tuning
+from projections.tune.refusals import require_tuning, require_unfinished
 from projections.tune.history import history
 from projections.tune.views import progress_figures, next_step, progress
 
@@ -52,6 +52,7 @@ def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | Non
     """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
     state = tuning_state(folder, at, usage=False)
     require_tuning(state)
+    require_unfinished(state, "there is no batch left to build")
     plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
     return show_batch(plan, None, as_json, bool(state.difficult))
 

@@ -110,3 +110,38 @@ class TestNodeIsRequiredInCI:
         monkeypatch.delenv("BATCHLOG_REQUIRE_SEEDS")
         with _pytest.raises(_pytest.skip.Exception):
             require_node()
+
+
+class TestTheFirstCommand:
+    """The newcomer's command in README.md's first lines prints a heading before each of its outputs."""
+
+    def first_command(self) -> str:
+        return README.split("```sh\n", 1)[1].split("\n```", 1)[0]
+
+    def test_every_batchlog_call_follows_a_heading(self):
+        parts = self.first_command().split(" && ")
+        calls = [index for index, part in enumerate(parts) if part.startswith(".venv/bin/batchlog ")]
+
+        assert len(calls) == 4
+        assert all(parts[index - 1].startswith("echo '=== ") for index in calls)
+
+    def test_run_as_written_each_output_starts_under_its_heading(self, tmp_path):
+        import shutil
+        import subprocess
+        import sys
+
+        root = Path(__file__).resolve().parent.parent
+        for name in ("tune-in-progress", "tune-finished", "datasets"):
+            shutil.copytree(root / "fixtures" / name, tmp_path / "fixtures" / name)
+        parts = self.first_command().split(" && ")[2:]  # after the venv and the install
+        command = " && ".join(parts).replace(".venv/bin/batchlog", f"'{sys.executable}' -m cli.main")
+
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              env={**__import__("os").environ, "PYTHONPATH": str(root)})
+
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.split("\n")
+        headings = [index for index, line in enumerate(lines) if line.startswith("=== ")]
+        assert len(headings) == 4 and headings[0] == 0
+        assert all(lines[index + 1].strip() for index in headings)
+        assert lines[headings[2] + 1] == "# Tuning support-desk-64"

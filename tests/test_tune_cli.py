@@ -480,3 +480,76 @@ class TestAtPastTheEnd:
 
         assert past.code == 1 and past.out == "" and "holds 6 events" in past.err
         assert invoke("quick-batch", "status", "--run-dir", run_dir, "--at", "6").code == 0
+
+
+class TestAFixedCaseBreaksAgain:
+    """The in-progress fixture fixed extraction-warranty-terms in batch02-nomem-run2; batch 3 rechecks it."""
+
+    CASE = "extraction-warranty-terms"
+
+    def broke_again(self, tuning: Path):
+        assert tune(tuning, "run", "grade", "batch03-nomem-run1", "--verdict", "WRONG", "--wrong", self.CASE).code == 0
+        return tune(tuning, "difficult", "add", self.CASE, "--reason", "regressed", "--run", "batch03-nomem-run1",
+                    "--note", "lost the file again")
+
+    def test_difficult_add_gives_it_a_new_entry_and_every_view_counts_entries(self, tuning):
+        added = self.broke_again(tuning)
+
+        assert (added.code, added.out) == (0, f"{self.CASE} is on the difficult list (regressed; added in "
+                                               "batch03-nomem-run1)\n")
+        assert "difficult     2 open · 1 fixed · 0 stuck\n" in tune(tuning, "status").out
+        rows = [(row["case"], row["status"], row["added"], row["fixed"])
+                for row in json.loads(tune(tuning, "difficult", "--json").out)["difficult"]]
+        assert (self.CASE, "open", "batch03-nomem-run1", None) in rows
+        assert (self.CASE, "fixed", "batch02-nomem-run1", "batch02-nomem-run2") in rows
+        readme = tune(tuning, "readme", "--stdout").out
+        assert f"| `{self.CASE}` | regressed | open | 0 |" in readme and f"| `{self.CASE}` | costly | fixed |" in readme
+
+    def test_the_same_add_again_appends_nothing_and_an_open_case_is_not_added_twice(self, tuning):
+        self.broke_again(tuning)
+        log = (tuning / "events.jsonl").read_bytes()
+
+        assert self.broke_again(tuning).code == 0  # the grade and the add repeat as no-ops
+        assert (tuning / "events.jsonl").read_bytes() == log
+        again = tune(tuning, "difficult", "add", self.CASE, "--reason", "flaky", "--run", "batch03-nomem-run1")
+
+        assert again.code == 1 and "and not fixed: a case has one open entry" in again.err
+        assert (tuning / "events.jsonl").read_bytes() == log
+
+    def test_the_next_batch_rechecks_it_once(self, tuning):
+        self.broke_again(tuning)
+        for name in ("batch03-nomem-run2",):
+            assert tune(tuning, "run", "start", "--batch", "3", "--kind", "nomem").out == f"{name}\n"
+            assert tune(tuning, "run", "grade", name, "--verdict", "PASSED").code == 0
+        assert tune(tuning, "run", "start", "--batch", "3", "--kind", "mem").code == 0
+        assert tune(tuning, "run", "grade", "batch03-mem-run1", "--verdict", "PASSED").code == 0
+        assert tune(tuning, "memory", "keep", "--batch", "3", "--nodes", "20").code == 0
+
+        preview = tune(tuning, "next-batch", "-r", "9")
+
+        # batch.mjs would list it twice (its open and its fixed entry); the place goes to the next candidate
+        ids = [case["id"] for case in json.loads(preview.out)["batch"]]
+        assert preview.code == 0 and "size      6 - batch 3 did not go smoothly" in preview.err
+        assert ids.count(self.CASE) == 1 and len(ids) == len(set(ids)) == 6 + 9
+
+    def test_import_reads_several_entries_for_one_case(self, tuning, tmp_path):
+        self.broke_again(tuning)
+        zen = zen_folder(tuning, tmp_path / "zen")
+
+        assert invoke("tune", "import", zen, env=CLOCK).code == 0
+
+        for view in (("status",), ("next-batch",)):
+            ours, theirs = tune(tuning, *view), tune(zen, *view)
+            assert (theirs.code, theirs.out, theirs.err) == (ours.code, ours.out, ours.err)
+
+    def test_import_refuses_entries_it_cannot_replay_and_writes_nothing(self, tuning, tmp_path):
+        zen = zen_folder(tuning, tmp_path / "zen")
+        entries = json.loads((zen / "difficult.json").read_text())["cases"]
+        opened = next(e for e in entries if not e.get("fixed"))
+        later = {**opened, "added": "batch02-nomem-run2", "fixed": "batch03-nomem-run1"}
+        (zen / "difficult.json").write_text(json.dumps({"cases": [*entries, later]}))
+
+        result = invoke("tune", "import", zen, env=CLOCK)
+
+        assert result.code == 1 and f"lists case {opened['id']} in entries batchlog cannot replay" in result.err
+        assert not (zen / "events.jsonl").exists()

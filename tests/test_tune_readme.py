@@ -261,8 +261,8 @@ class TestReadmeCommand:
 
     @pytest.mark.parametrize("seq", [1, 2, 9, 17, 40, 53, 104, 106])
     def test_at_seq_renders_the_readme_as_it_stood_after_that_event(self, tmp_path, seq):
-        cut = copy_fixture(FINISHED, tmp_path / "cut", lines=seq)
-        whole = copy_fixture(FINISHED, tmp_path / "whole")
+        cut = copy_fixture(FINISHED, tmp_path / "cut" / "t", lines=seq)
+        whole = copy_fixture(FINISHED, tmp_path / "whole" / "t")
         shutil.copytree(FINISHED / "runs", cut / "runs")
         shutil.copytree(FINISHED / "runs", whole / "runs")
 
@@ -270,7 +270,7 @@ class TestReadmeCommand:
         expected = invoke("tune", "readme", "--dir", cut, "--stdout")
 
         assert at.code == 0
-        assert at.out.replace(str(whole), "DIR") == expected.out.replace(str(cut), "DIR")
+        assert at.out == expected.out
 
     def test_a_file_that_is_a_folder_is_refused(self, tmp_path):
         folder = copy_fixture(IN_PROGRESS, tmp_path / "t")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import attrs
+import orjson
 import pytest
 
 from projections.errors import Refused
-from projections.tune.events import DifficultAdded, DifficultFixed, RunGraded
+from projections.tune.events import REGISTRY, DifficultAdded, DifficultFixed, RunGraded
 from projections.tune.evolve import TUNE
+from projections.tune.history import history
+from projections.tune.rules import next_batch
+from projections.tune.state import TuneState
 from projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
 from tests.tune_helpers import fold
 
@@ -68,3 +72,73 @@ class TestOnlyIntoAnEmptyLog:
         for state in (tuned, other_loop):
             with pytest.raises(Refused, match="zen/events.jsonl was written meanwhile: nothing imported"):
                 into_an_empty_log(events, "zen/events.jsonl")(state)
+
+
+DATASET = (
+    {"id": "c1", "class": "alpha", "complexity": "simple", "prompt": "p1"},
+    {"id": "c2", "class": "beta", "complexity": "complex", "rubric": "must cite"},
+    {"id": "c3", "class": "alpha", "complexity": "complex"},
+    {"id": "c4", "class": "beta"},  # only in the dataset
+)
+
+
+def imported(selection: tuple) -> TuneState:
+    folder = ZenFolder("zen", {}, DATASET, selection, None,
+                       (ZenRun("batch01-nomem-run1", ("c1", "c2", "c3"), "PASSED", None),))
+    return fold(*import_events(folder))
+
+
+class TestTheDatasetSaysWhatACaseIs:
+    """Given a zen folder, when it is imported, then each case's fields come from dataset.json and the object a
+    cases.json gets from selection.json, as batch.mjs reads and writes them."""
+
+    def test_bare_id_selection_objects_keep_the_dataset_s_class_complexity_and_rubric(self):
+        state = imported(({"id": "c3"}, {"id": "c1"}, {"id": "c2"}))
+
+        fields = {c.id: (c.class_name, c.complexity, c.rubric) for c in state.cases}
+        assert fields == {"c1": ("alpha", "simple", False), "c2": ("beta", "complex", True),
+                          "c3": ("alpha", "complex", False), "c4": ("beta", "", False)}
+        assert state.selection == ("c3", "c1", "c2")
+
+    def test_cases_json_gets_the_selection_s_objects(self):
+        selection = ({"id": "c3"}, {"id": "c1", "note": "from the selection"}, dict(DATASET[1]))
+
+        state = imported(selection)
+
+        bodies = {c.id: orjson.loads(c.body) for c in state.cases}
+        assert [bodies[i] for i in ("c3", "c1", "c2")] == list(selection)
+        assert bodies["c4"] == DATASET[3]
+        assert history(state).selection == selection
+
+    def test_the_recheck_order_puts_the_dataset_s_complex_cases_first(self):
+        state = imported(({"id": "c1"}, {"id": "c2"}, {"id": "c3"}, {"id": "c4"}))
+
+        plan = next_batch(history(state), size=1, recheck=3)
+
+        assert [c["id"] for c in plan.recheck][:2] in (["c2", "c3"], ["c3", "c2"])
+        assert plan.recheck[2] == {"id": "c1"}
+
+    def test_a_selected_id_the_dataset_lacks_has_no_fields_as_in_batch_mjs(self):
+        folder = ZenFolder("zen", {}, DATASET, ({"id": "c1"}, {"id": "x", "complexity": "complex"}), None, ())
+
+        state = fold(*import_events(folder))
+
+        case = next(c for c in state.cases if c.id == "x")
+        body = orjson.loads(case.body)
+        assert (case.class_name, case.complexity, body) == ("", "", {"id": "x", "complexity": "complex"})
+
+    def test_selection_objects_equal_to_the_dataset_s_write_nothing_more(self):
+        started = import_events(ZenFolder("zen", {}, DATASET, DATASET[:2], None, ()))[0]
+
+        assert started.written == ()
+
+
+class TestAV1TuningStarted:
+    def test_reads_as_a_tuning_that_wrote_the_dataset_s_objects(self):
+        data = {"dataset": "d.json", "cases": [dict(DATASET[0])], "selection": ["c1"], "limit": None,
+                "min_batch": 3, "max_batch": 10, "recheck": 3, "seed": 1, "max_retries": 3, "concurrency": 13}
+
+        spec = REGISTRY.by_name["tune.tuning_started"]
+        fact = spec.to_domain(spec.upcast(data, 1))
+
+        assert fact.written == () and fold(fact).cases[0].body == orjson.dumps(DATASET[0]).decode()

@@ -339,14 +339,14 @@ def _difficult_settled(state: TuneState) -> Check:
     if state.settings is None:
         return Check("difficult_settled", promise, False, ("no tuning was started in this log",))
     past = history(state)
-    stuck = {entry.id for entry in rules.stuck_difficult(past)}
+    stuck = {(entry.id, entry.added) for entry in rules.stuck_difficult(past)}
     ok, evidence = True, []
     for entry in state.difficult:
         held = [f"batch {batch.number} (seq {batch.built_seq})" for batch in state.batches
                 if entry.case in batch.cases]
         if entry.fixed:
             status = f"fixed in {entry.fixed} at seq {entry.fixed_seq}"
-        elif entry.case in stuck:
+        elif (entry.case, entry.added) in stuck:
             status = "stuck"
         else:
             ok, status = False, "still open"

@@ -53,6 +53,7 @@ class InitTuning:
     seed: int = 1
     max_retries: int = 3
     concurrency: int | None = None
+    name: str | None = None
 
 
 @attrs.frozen
@@ -159,6 +160,7 @@ def init_tuning(state: TuneState, command: InitTuning) -> list:
         min_batch=command.min_batch, max_batch=max_batch, recheck=command.recheck, seed=command.seed,
         max_retries=command.max_retries,
         concurrency=command.concurrency or min(max_batch + command.recheck, MAX_CONCURRENCY),
+        name=command.name,
     )
     if state.settings is None:
         return [started]

@@ -14,7 +14,7 @@ from projections.tune.events import ChangeRecorded, DifficultAdded, DifficultFix
 from projections.tune.halves import Half, half
 from projections.tune.refusals import check_count, check_text, require_case, require_run
 from projections.tune.rules import SEVERITY
-from projections.tune.state import TuneState
+from projections.tune.state import Difficult, TuneState
 
 
 @attrs.frozen
@@ -74,13 +74,28 @@ def add_difficult(state: TuneState, command: AddDifficult) -> list:
     first_note = entry.notes[0].text if entry.notes and entry.notes[0].run == entry.added else None
     if (entry.reasons, entry.added, first_note) == (reasons, run.name, command.note):
         return []
-    raise Refused(f"case {command.case} is already on the difficult list (added in {entry.added} as "
-                  f"{', '.join(entry.reasons)}{'; fixed in ' + entry.fixed if entry.fixed else ''}): it is listed "
-                  "once; add what you learned with `difficult fix ... --note` when it is fixed", case=command.case)
+    if entry.fixed is None:
+        raise Refused(f"case {command.case} is already on the difficult list (added in {entry.added} as "
+                      f"{', '.join(entry.reasons)}) and not fixed: a case has one open entry; add what you learned "
+                      "with `difficult fix ... --note` when it is fixed", case=command.case)
+    return [_added_again(state, entry, added)]
+
+
+def _added_again(state: TuneState, entry: Difficult, added: DifficultAdded) -> DifficultAdded:
+    """A case fixed earlier broke again: a new entry, whose retries count from its own run (batch.mjs's data:
+    the list holds entries, the old one stays fixed). It can break again only in a run after the fixing one."""
+    order = [run.name for run in state.runs]
+    # An imported difficult.json may name a fixing run the folder no longer holds: nothing to compare then.
+    if entry.fixed in order and order.index(added.run) <= order.index(entry.fixed):
+        raise Refused(f"case {added.case} was fixed in {entry.fixed}: it can go on the difficult list again only "
+                      f"for a later run, not {added.run}", case=added.case, run=added.run)
+    return added
 
 
 def fix_difficult(state: TuneState, command: FixDifficult) -> list:
-    entry = state.difficult_entry(command.case)
+    # the entry a fix goes to, as the fold applies it: the case's oldest one not fixed, else its latest
+    entry = next((e for e in state.difficult if e.case == command.case and e.fixed is None), None) \
+        or state.difficult_entry(command.case)
     if entry is None:
         raise BadInput(f"case {command.case!r} is not on the difficult list: `batchlog tune difficult` lists it",
                        case=command.case)
@@ -91,7 +106,7 @@ def fix_difficult(state: TuneState, command: FixDifficult) -> list:
         raise Refused(f"case {command.case} was already marked fixed in {entry.fixed}", case=command.case,
                       run=entry.fixed)
     order = [r.name for r in state.runs]
-    if order.index(run.name) <= order.index(entry.added):
+    if entry.added in order and order.index(run.name) <= order.index(entry.added):
         raise Refused(f"case {command.case} was added in {entry.added}: it can only be fixed in a later run, "
                       f"not {run.name}", case=command.case, run=run.name)
     if command.case not in run.cases:

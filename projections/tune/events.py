@@ -29,7 +29,13 @@ class TuningStarted:
     `cases` are the dataset's case objects as read (dataset order); `selection` the
     ids in the order batches take them. Settings are the values in force (already
     resolved as batch.mjs's `cfg()` does: `max_batch` >= `min_batch`).
-    `imported_from` names the zen folder a `tune import` read, else None.
+    `imported_from` names the zen folder a `tune import` read, else None. `dataset` is the
+    dataset file's path relative to the tuning's folder when `init` recorded it (logs written before
+    may hold it as given); `name` the dataset's own `name`, else None (the README's title).
+    `written` holds the objects a batch's cases.json gets where they are not the dataset's own: a zen
+    folder's selection.json objects (often bare `{"id": ...}`), which batch.mjs writes while it reads each
+    case's complexity from the dataset. Empty for `tune init`, whose cases.json objects are the dataset's
+    (and for a v2 line written before the field existed: such a log took the selection's objects as cases).
     """
 
     dataset: str
@@ -43,6 +49,8 @@ class TuningStarted:
     max_retries: int
     concurrency: int
     imported_from: str | None = None
+    name: str | None = None
+    written: tuple[dict[str, Any], ...] = attrs.field(default=(), converter=_cases)
 
 
 @attrs.frozen
@@ -158,8 +166,14 @@ class UsageRecorded:
     output_tokens: int
 
 
+def upcast_tuning_started_v1_v2(data: dict) -> dict:
+    """v1 had no `name` nor `written`: a tuning started before the dataset's name was kept has none, and its
+    cases are the objects it wrote (an import then put the selection's objects in the dataset's place)."""
+    return {**data, "name": None, "written": []}
+
+
 EVENT_TYPES = (
-    EventType("tune.tuning_started", 1, TuningStarted),
+    EventType("tune.tuning_started", 2, TuningStarted, (upcast_tuning_started_v1_v2,)),
     EventType("tune.batch_built", 1, BatchBuilt),
     EventType("tune.run_started", 1, RunStarted),
     EventType("tune.run_graded", 1, RunGraded),

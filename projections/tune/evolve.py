@@ -105,19 +105,21 @@ def _regraded(state: TuneState, fact: RunRegraded, event: Event) -> TuneState:
 def _started(state: TuneState, fact: TuningStarted) -> TuneState:
     settings = TuneSettings(
         fact.dataset, fact.limit, fact.min_batch, fact.max_batch, fact.recheck, fact.seed, fact.max_retries,
-        fact.concurrency, fact.imported_from,
+        fact.concurrency, fact.imported_from, fact.name,
     )
-    cases = tuple(_case(body) for body in fact.cases)
+    written = {body["id"]: body for body in fact.written}
+    cases = tuple(_case(body, written.get(body["id"], body)) for body in fact.cases)
     return attrs.evolve(state, settings=settings, cases=cases, selection=fact.selection)
 
 
-def _case(body: dict[str, Any]) -> Case:
+def _case(fields: dict[str, Any], written: dict[str, Any]) -> Case:
+    """A case: its class, complexity and rubric from the dataset's object, its cases.json object `written`."""
     return Case(
-        id=body["id"],
-        class_name=_text(body.get("class")),
-        complexity=_text(body.get("complexity")),
-        rubric=has_rubric(body),
-        body=orjson.dumps(body).decode(),
+        id=fields["id"],
+        class_name=_text(fields.get("class")),
+        complexity=_text(fields.get("complexity")),
+        rubric=has_rubric(fields),
+        body=orjson.dumps(written).decode(),
     )
 
 
@@ -141,9 +143,10 @@ def _replace_run(state: TuneState, name: str, change) -> TuneState:
 
 
 def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
+    """A fix applies to the case's oldest entry not yet fixed (a case has one such entry unless imported)."""
     entries = state.difficult
     for index, entry in enumerate(entries):
-        if entry.case == case:
+        if entry.case == case and entry.fixed is None:
             return _replaced(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
     return state
 

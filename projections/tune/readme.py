@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from projections.errors import BadInput
 from projections.tune.readme_batches import NO_FILES, batches, log
 from projections.tune.readme_map import mermaid_map
+from projections.tune.readme_results import results
 from projections.tune.readme_sections import (
     difficult,
     next_section,
     plan,
-    results,
     settings,
     where,
 )
@@ -29,18 +29,21 @@ SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "lo
 MARKER = re.compile(r"^[ \t]*<!-- batchlog:(begin|end) ([A-Za-z0-9_-]+) -->[ \t\r]*$")
 
 
-def sections(state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES) -> dict[str, str]:
-    """Every section's markdown, by name. `folder` is the tuning's folder as commands name it (for `next`);
-    `files` the files under it that links may point at (see readme_batches)."""
+def sections(state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
+             base: str = "") -> dict[str, str]:
+    """Every section's markdown, by name. `folder` is the tuning's folder as commands name it (for `next`,
+    run from the folder that holds it); `files` the files under it that links may point at (see
+    readme_batches); `base` the way from the README's folder to the tuning's ("" beside it, else ending in
+    `/`), so that every path in the README is relative to the README and reads the same on every clone."""
     return {
         "where": where(state),
-        "plan": plan(state),
+        "plan": plan(state, base),
         "settings": settings(state),
         "map": mermaid_map(state),
-        "batches": batches(state, files),
+        "batches": batches(state, files, base),
         "difficult": difficult(state),
-        "log": log(state, files),
-        "results": results(state),
+        "log": log(state, files, base),
+        "results": results(state, base),
         "next": next_section(state, folder),
     }
 
@@ -180,6 +183,6 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
 
 
 def readme(text: str, state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
-           title: str = "the tuning") -> str:
-    """The README `text` brought up to date with the log's `state`."""
-    return splice(text, sections(state, folder=folder, files=files), title)
+           title: str = "the tuning", base: str = "") -> str:
+    """The README `text` brought up to date with the log's `state` (the arguments: see `sections`)."""
+    return splice(text, sections(state, folder=folder, files=files, base=base), title)

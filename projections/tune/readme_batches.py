@@ -27,7 +27,7 @@ from projections.tune.state import Batch, Run, TuneState
 NO_FILES: frozenset[str] = frozenset()
 
 
-def batches(state: TuneState, files: frozenset[str] = NO_FILES) -> str:
+def batches(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") -> str:
     """One row per built batch: size, cases, runs, status, cases right, calls, tokens, saved twice, changes."""
     if state.settings is None:
         return "No tuning has been started in this folder yet."
@@ -38,7 +38,7 @@ def batches(state: TuneState, files: frozenset[str] = NO_FILES) -> str:
         "| llm calls with | tokens with vs without | saved twice | what changed |",
         "| --- | ---: | --- | ---: | --- | --- | --- | --- | --- | ---: | --- |",
     ]
-    lines += [_row(state, batch, files) for batch in state.batches]
+    lines += [_row(state, batch, files, base) for batch in state.batches]
     lines += [
         "",
         "\"cases right\" is new + recheck in the batch's last graded run; \"llm calls without\" the no-memory "
@@ -48,7 +48,7 @@ def batches(state: TuneState, files: frozenset[str] = NO_FILES) -> str:
     return "\n".join(lines)
 
 
-def _row(state: TuneState, batch: Batch, files: frozenset[str]) -> str:
+def _row(state: TuneState, batch: Batch, files: frozenset[str], base: str) -> str:
     nomem_runs, mem_runs = state.runs_of(batch.number, "nomem"), state.runs_of(batch.number, "mem")
     ids = codes(batch.new) + (f" + {codes(batch.recheck)}" if batch.recheck else "")
     runs = f"{len(nomem_runs) or '-'} / {len(mem_runs) or '-'}"
@@ -59,7 +59,7 @@ def _row(state: TuneState, batch: Batch, files: frozenset[str]) -> str:
     cells = [
         str(batch.number), str(batch.size), ids, runs, _status(state, batch), _right(batch, state),
         first_last(without), "-" if with_calls is None else str(with_calls),
-        percent(token_change(state, batch.number)), first_last(saved), _changed(state, batch, files),
+        percent(token_change(state, batch.number)), first_last(saved), _changed(state, batch, files, base),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -90,7 +90,7 @@ def _right(batch: Batch, state: TuneState) -> str:
     return f"{new_right}/{len(batch.new)} + {recheck_right}/{len(batch.recheck)}"
 
 
-def _changed(state: TuneState, batch: Batch, files: frozenset[str]) -> str:
+def _changed(state: TuneState, batch: Batch, files: frozenset[str], base: str) -> str:
     changed = [run for run in state.runs if run.batch == batch.number and run.changes]
     if not changed:
         return "-"
@@ -98,7 +98,7 @@ def _changed(state: TuneState, batch: Batch, files: frozenset[str]) -> str:
     text = plural(count, "change")
     linked = [run for run in changed if _changes_file(run) in files]
     if linked:
-        return f"[{text}]({link_target(_changes_file(linked[0]))})"
+        return f"[{text}]({link_target(base + _changes_file(linked[0]))})"
     return text
 
 
@@ -110,7 +110,7 @@ def _findings_file(run: Run) -> str:
     return f"runs/{run.name}/findings.md"
 
 
-def log(state: TuneState, files: frozenset[str] = NO_FILES) -> str:
+def log(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") -> str:
     """Newest first: one entry per graded run (verdict, what changed, figures, links), and a line when a
     batch passes."""
     if state.settings is None:
@@ -118,10 +118,10 @@ def log(state: TuneState, files: frozenset[str] = NO_FILES) -> str:
     graded = sorted((run for run in state.runs if run.graded), key=lambda run: run.graded_seq or 0, reverse=True)
     if not graded:
         return "No run has been graded yet."
-    return "\n\n".join(_entry(state, run, files) for run in graded)
+    return "\n\n".join(_entry(state, run, files, base) for run in graded)
 
 
-def _entry(state: TuneState, run: Run, files: frozenset[str]) -> str:
+def _entry(state: TuneState, run: Run, files: frozenset[str], base: str) -> str:
     lines = [f"### {run.name} - {run.verdict}", ""]
     lines.append(f"- {_what_ran(state, run)}")
     if run.wrong:
@@ -139,11 +139,11 @@ def _entry(state: TuneState, run: Run, files: frozenset[str]) -> str:
         lines.append(f"- {passed}")
     links = []
     if _findings_file(run) in files:
-        links.append(f"[findings]({link_target(_findings_file(run))})")
+        links.append(f"[findings]({link_target(base + _findings_file(run))})")
     elif run.findings:
         links.append(f"findings: {code(run.findings)}")
     if _changes_file(run) in files:
-        links.append(f"[changes]({link_target(_changes_file(run))})")
+        links.append(f"[changes]({link_target(base + _changes_file(run))})")
     if links:
         lines.append("- " + " · ".join(links))
     lines.append(f"- Graded at seq {run.graded_seq}, {run.graded_at}.")

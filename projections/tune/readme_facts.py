@@ -95,6 +95,12 @@ def ahead(state: TuneState) -> list[Ahead]:
     return planned
 
 
+def kept_batches(state: TuneState) -> str:
+    """The batches whose memory was kept, in words: "batch 1", "batches 1-2, 4" (a given-up batch keeps none)."""
+    numbers = sorted({memory.batch for memory in state.memories})
+    return ("batch " if len(numbers) == 1 else "batches ") + numbers_text(numbers)
+
+
 def growth_sizes(total: int, min_batch: int, max_batch: int) -> list[int]:
     """The sizes `total` cases take when every batch goes smoothly: min, doubling up to max, the rest last."""
     sizes, size = [], min_batch

@@ -9,11 +9,12 @@ and exactly one is `now`. Labels are quoted and escaped, so any id or figure is 
 from __future__ import annotations
 
 from projections.tune import rules
-from projections.tune.halves import Half, batch_halves, current_half
+from projections.tune.halves import Half, batch_given_up, batch_halves, current_half
 from projections.tune.history import history
 from projections.tune.readme_facts import (
     Ahead,
     ahead,
+    kept_batches,
     percent,
     plural,
     token_change,
@@ -83,8 +84,7 @@ def _store_nodes(state: TuneState, past: rules.History, classes: dict[str, str])
     opened, fixed, stuck = (len(rules.open_difficult(past)), len(rules.fixed_difficult(past)),
                             len(rules.stuck_difficult(past)))
     kept = state.last_good_memory
-    memory = "none yet" if kept is None else (
-        f"{'batch 1' if kept.batch == 1 else f'batches 1-{kept.batch}'} · {plural(kept.nodes, 'node')}")
+    memory = "none yet" if kept is None else f"{kept_batches(state)} · {plural(kept.nodes, 'node')}"
     classes.update(DS="done", SEL="done", DIF="done", MEM="done" if kept else "ahead")
     return [
         f"    DS[{label('dataset' + NL + plural(total, 'case'))}] --> SEL[{label('selection' + NL + chosen)}]",
@@ -104,13 +104,18 @@ def _batch_subgraph(state: TuneState, batch: Batch, classes: dict[str, str]) -> 
     change = token_change(state, n)
     if mem is Half.PASSED and change is not None:
         mem_text += f" · {percent(change)} tokens"
+    given_up = batch_given_up(state, n)
     classes[f"A{n}N"] = _class_of(nomem)
-    classes[f"A{n}M"] = _class_of(mem)
+    # a given-up batch is failed as a whole: the half it never reached is not "ahead" either
+    classes[f"A{n}M"] = "failed" if given_up else _class_of(mem)
     nomem_text = "no memory" + (f"\n{_half_words(nomem_runs)}" if nomem_runs else "")
+    if given_up and not mem_runs:
+        mem_text = "with memory\nnever ran: batch given up"
+    edge = "--x" if given_up and not mem_runs else "-->"
     return [
         f"    subgraph B{n}[{label(title)}]",
         "        direction LR",
-        f"        A{n}N[{label(nomem_text)}] --> A{n}M[{label(mem_text)}]",
+        f"        A{n}N[{label(nomem_text)}] {edge} A{n}M[{label(mem_text)}]",
         "    end",
     ]
 
@@ -146,7 +151,9 @@ def _ahead_subgraph(planned: list[Ahead], classes: dict[str, str]) -> list[str]:
 
 def _flow_edges(state: TuneState, planned: list[Ahead]) -> list[str]:
     """The main line: selection, each batch's halves in turn, the batches ahead, the final check."""
-    chain = [(f"A{batch.number}N", f"A{batch.number}M") for batch in state.batches]
+    # a batch given up without memory never ran its with-memory half: the line goes on from the half that ran
+    chain = [(f"A{batch.number}N", f"A{batch.number}{'N' if _never_ran_mem(state, batch.number) else 'M'}")
+             for batch in state.batches]
     lines = [""]
     previous = "SEL"
     for start, end in chain:
@@ -157,6 +164,10 @@ def _flow_edges(state: TuneState, planned: list[Ahead]) -> list[str]:
         previous = f"P{planned[-1].number}"
     lines.append(f"    {previous} --> FINAL")
     return lines
+
+
+def _never_ran_mem(state: TuneState, number: int) -> bool:
+    return batch_given_up(state, number) and not state.runs_of(number, "mem")
 
 
 def _side_edges(state: TuneState, now) -> list[str]:

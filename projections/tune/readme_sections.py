@@ -4,6 +4,8 @@ state -> markdown. Pure: no I/O. The tables are GitHub markdown; text from the l
 
 from __future__ import annotations
 
+import posixpath
+
 from projections.tune import rules
 from projections.tune.halves import Half, batch_halves, batch_passed, current_half
 from projections.tune.history import history
@@ -12,6 +14,7 @@ from projections.tune.readme_facts import (
     batch_kind_words,
     code,
     growth_sizes,
+    kept_batches,
     numbers_text,
     percent,
     plain,
@@ -84,7 +87,21 @@ def _progress(state: TuneState) -> str:
             f"{open_words}.")
 
 
-def plan(state: TuneState) -> str:
+def dataset_path(recorded: str, base: str = "") -> str:
+    """The dataset's path from the README's folder: `recorded` is relative to the tuning's folder (`base` leads
+    there); a log written before that rule may hold an absolute path, of which only the file name is shown."""
+    if recorded.startswith("/") or (len(recorded) > 2 and recorded[1] == ":" and recorded[2] in "/\\"):
+        return recorded.replace("\\", "/").rsplit("/", 1)[-1]
+    return posixpath.normpath(base + recorded)
+
+
+def _recorded_dataset(settings) -> str:
+    """An imported tuning's log sits in the zen folder beside its dataset.json (the import names it by the
+    folder as it was given); `init` records the path relative to the tuning's folder."""
+    return "dataset.json" if settings.imported_from is not None else settings.dataset
+
+
+def plan(state: TuneState, base: str = "") -> str:
     """"The plan": the dataset by class, the selection order in words, the batch arithmetic."""
     settings = state.settings
     if settings is None:
@@ -95,7 +112,7 @@ def plan(state: TuneState) -> str:
     lines = [
         "### What we are testing against",
         "",
-        f"The dataset `{plain(settings.dataset)}` holds **{plural(total, 'case')}**. This tuning uses "
+        f"The dataset {code(dataset_path(_recorded_dataset(settings), base))} holds **{plural(total, 'case')}**. This tuning uses "
         f"{used_words}.",
         "",
         _class_table(state),
@@ -192,11 +209,12 @@ def difficult(state: TuneState) -> str:
     if state.settings is None:
         return NOT_STARTED
     past = history(state)
-    status = {entry.id: "open" for entry in rules.open_difficult(past)}
-    status.update({entry.id: "fixed" for entry in rules.fixed_difficult(past)})
-    status.update({entry.id: "stuck" for entry in rules.stuck_difficult(past)})
+    # by entry, not by case: a case fixed and added again has a fixed entry and a newer one
+    status = {(entry.id, entry.added): "open" for entry in rules.open_difficult(past)}
+    status.update({(entry.id, entry.added): "fixed" for entry in rules.fixed_difficult(past)})
+    status.update({(entry.id, entry.added): "stuck" for entry in rules.stuck_difficult(past)})
     order = {"open": 0, "stuck": 1, "fixed": 2}
-    entries = sorted(state.difficult, key=lambda entry: order[status[entry.case]])
+    entries = sorted(state.difficult, key=lambda entry: order[status[entry.case, entry.added]])
     lines = []
     if entries:
         lines += ["| case | why | status | retries | what goes wrong, and what was tried |",
@@ -205,8 +223,8 @@ def difficult(state: TuneState) -> str:
             retries = rules.retries(past, rules.DifficultEntry(entry.case, entry.reasons, entry.added,
                                                                entry.fixed))
             story = _story(entry)
-            lines.append(f"| {code(entry.case)} | {plain(', '.join(entry.reasons))} | {status[entry.case]} | "
-                         f"{retries} | {plain('; '.join(story))} |")
+            lines.append(f"| {code(entry.case)} | {plain(', '.join(entry.reasons))} | "
+                         f"{status[entry.case, entry.added]} | {retries} | {plain('; '.join(story))} |")
     else:
         lines.append("No case is on the difficult list.")
     lines += ["", memory_line(state)]
@@ -231,47 +249,7 @@ def memory_line(state: TuneState) -> str:
     kept = state.last_good_memory
     if kept is None:
         return "Last good memory: none yet (no batch has passed with memory)."
-    batches = "batch 1" if kept.batch == 1 else f"batches 1-{kept.batch}"
-    return f"Last good memory: {plural(kept.nodes, 'node')}, from {batches} (kept at seq {kept.seq})."
-
-
-def results(state: TuneState) -> str:
-    """Results so far: cases passing, instructions changed, memory, difficult counts, tokens."""
-    if state.settings is None:
-        return NOT_STARTED
-    past = history(state)
-    finals = state.runs_of(0, "final")
-    passed = [batch for batch in state.batches if batch_passed(state, batch.number)]
-    passing = {case for batch in passed for case in batch.cases if case in set(state.selection)}
-    if finals and finals[-1].verdict == "PASSED":
-        cases_line = f"{len(state.selection)} of {len(state.selection)} (the final check passed)"
-    else:
-        where = f" (batches {numbers_text([b.number for b in passed])})" if passed else ""
-        cases_line = f"{len(passing)} of {len(state.selection)}{where}"
-    changes: dict[str, int | None] = {}
-    for run in state.runs:
-        for change in run.changes:
-            known = changes.get(change.file, 0)
-            changes[change.file] = None if known is None or change.lines is None else known + change.lines
-    files = ", ".join(f"{code(name)} ({'+' + str(lines) + ' lines' if lines is not None else 'changed'})"
-                      for name, lines in changes.items()) or "none yet"
-    cheaper = [token_change(state, batch.number) for batch in passed]
-    cheaper = [change for change in cheaper if change is not None]
-    kept = state.last_good_memory
-    memory = "none kept yet" if kept is None else f"{plural(kept.nodes, 'node')} (batch {kept.batch})"
-    if cheaper:
-        memory += f"; with memory, tokens changed by {percent(min(cheaper))} to {percent(max(cheaper))}"
-    tokens = sum(run_tokens(run) or 0 for run in state.runs)
-    lines = [
-        f"- **Cases passing:** {cases_line}.",
-        f"- **Instructions changed:** {files}.",
-        f"- **Memory:** {memory}.",
-        f"- **Difficult cases:** {len(rules.open_difficult(past))} open, {len(rules.fixed_difficult(past))} "
-        f"fixed, {len(rules.stuck_difficult(past))} stuck.",
-        f"- **Tokens:** {tokens:,} in {plural(len(state.runs), 'run')} - by model, batch and run in "
-        "[USAGE.md](USAGE.md) (`batchlog tune usage-report`, never written by hand).",
-    ]
-    return "\n".join(lines)
+    return f"Last good memory: {plural(kept.nodes, 'node')}, from {kept_batches(state)} (kept at seq {kept.seq})."
 
 
 def next_section(state: TuneState, folder: str = DEFAULT_FOLDER) -> str:

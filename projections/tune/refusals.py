@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from projections.errors import BadInput, Refused, WrongLog
-from projections.tune.state import Run, TuneState
+from projections.tune.state import FINAL, Run, TuneState
 
 
 def require_tuning(state: TuneState) -> None:
@@ -12,6 +12,14 @@ def require_tuning(state: TuneState) -> None:
         raise wrong_log(state)
     if state.settings is None:
         raise Refused("no tuning here yet: start one with `batchlog tune init --dataset DATASET` (DATASET: the path of the dataset file)")
+
+
+def require_unfinished(state: TuneState, what: str) -> None:
+    """Refuse, once the final check has passed, what only an unfinished tuning can answer (`what` says it)."""
+    passed = next((run for run in state.runs_of(0, FINAL) if run.verdict == "PASSED"), None)
+    if passed is not None:
+        raise Refused(f"the tuning is finished: the final check passed in {passed.name}; {what}; check the "
+                      "record with `batchlog tune audit`", run=passed.name)
 
 
 def wrong_log(state: TuneState) -> WrongLog:

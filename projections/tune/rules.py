@@ -162,8 +162,9 @@ def next_batch(history: History, *, size: int | None = None, recheck: int | None
     if unused:
         fresh, kind = unused[: planned.size], "new"
     else:
-        # sliced before dropping ids the selection lacks, as batch.mjs does
-        fresh = [by_id[e.id] for e in opened[: planned.size] if e.id in by_id]
+        # sliced before dropping ids the selection lacks, as batch.mjs does; a case with two open entries (an
+        # imported list) goes in once, the next open one taking its place (a deliberate difference)
+        fresh = [by_id[i] for i in _once(e.id for e in opened)[: planned.size] if i in by_id]
         kind = "difficult"
     if not fresh:
         stuck = len(stuck_difficult(history))
@@ -297,11 +298,18 @@ def _rechecks(history: History, number: int, fresh: list[dict], opened: list[Dif
     selected = {case.get("id") for case in history.selection}
     pool = [i for i in used_ids(history) if i not in in_batch and i in selected]
     order = dict(zip(pool, lehmer_keys(draw_start(seed, number), len(pool))))
-    first = [e.id for e in [*opened, *fixed_difficult(history)] if e.id in order]  # duplicates kept, as batch.mjs
+    # A case with several entries (fixed, then added again) is rechecked once, the next candidate taking the
+    # place batch.mjs gives its repeat: a deliberate difference (README), a batch holds a case once.
+    first = _once(e.id for e in [*opened, *fixed_difficult(history)] if e.id in order)
     firsts = set(first)
     complex_first = lambda i: (history.complexity.get(i) != "complex", order[i])  # noqa: E731
     rest = sorted((i for i in pool if i not in firsts), key=complex_first)
     return [*first, *rest][: limit]
+
+
+def _once(ids) -> list[str]:
+    """`ids` in order, each once (its first place)."""
+    return list(dict.fromkeys(ids))
 
 
 def _open_order(history: History, a: DifficultEntry, b: DifficultEntry) -> int:

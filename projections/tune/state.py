@@ -13,7 +13,8 @@ Shape (stable: the README and audit views read it):
       selection: tuple[str, ...]        selected ids, in the order batches take them
       batches: tuple[Batch, ...]        built batches, by number (1, 2, ...)
       runs: tuple[Run, ...]             every run in the order it was started
-      difficult: tuple[Difficult, ...]  difficult entries in the order they were added
+      difficult: tuple[Difficult, ...]  difficult entries in the order they were added (a case fixed
+                                        earlier and added again has one entry per time)
       memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
       corrections: tuple[Correction, ...]  every `run regrade`, in log order
       foreign: str | None               type of an event of another loop met in this log
@@ -34,7 +35,7 @@ class TuneSettings:
     """The settings in force (batch.mjs's `cfg()` resolution applied) and where the dataset came from.
 
     `limit` is the limit asked for (None: the whole dataset); `imported_from` the
-    zen folder `tune import` read, else None.
+    zen folder `tune import` read, else None; `name` the dataset's own name, else None.
     """
 
     dataset: str
@@ -46,6 +47,7 @@ class TuneSettings:
     max_retries: int
     concurrency: int
     imported_from: str | None = None
+    name: str | None = None
 
 
 @attrs.frozen
@@ -228,7 +230,8 @@ class TuneState:
         return tuple(run for run in self.runs if run.batch == batch and run.kind == kind)
 
     def difficult_entry(self, case: str) -> Difficult | None:
-        for entry in self.difficult:
+        """The case's latest entry (a case fixed earlier that broke again has a newer one), else None."""
+        for entry in reversed(self.difficult):
             if entry.case == case:
                 return entry
         return None

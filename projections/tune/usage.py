@@ -100,3 +100,22 @@ def usage_markdown(state: TuneState, title: str = "the tuning") -> str:
     if missing:
         lines += [f"No usage recorded for: {', '.join(missing)}.", ""]
     return "\n".join(lines)
+
+
+def _fields(totals: Totals) -> dict[str, int]:
+    return {"calls": totals.calls, "input_tokens": totals.input_tokens, "output_tokens": totals.output_tokens,
+            "tokens": totals.tokens}
+
+
+def usage_figures(state: TuneState) -> dict[str, object]:
+    """USAGE.md's figures as data (`usage-report --json`): the same totals, by model, by batch and by run."""
+    return {
+        "total": _fields(total(state)),
+        "by_model": {model: _fields(totals) for model, totals in by_model(state).items()},
+        "by_batch": [{"batch": name, "runs": count, **_fields(totals)}
+                     for name, (count, totals) in by_batch(state).items()],
+        "by_run": [{"run": run.name, "model": usage.model,
+                    **_fields(Totals(usage.calls, usage.input_tokens, usage.output_tokens))}
+                   for run in state.runs for usage in run.usage],
+        "runs_without_usage": [run.name for run in state.runs if not run.usage],
+    }

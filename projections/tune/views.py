@@ -192,7 +192,8 @@ def difficult_rows(state: TuneState) -> list[DifficultRow]:
     past = history(state)
     groups = (("open", rules.open_difficult(past)), ("fixed", rules.fixed_difficult(past)),
               ("stuck", rules.stuck_difficult(past)))
-    notes = {entry.case: tuple(f"{note.run}: {note.text}" for note in entry.notes) for entry in state.difficult}
+    notes = {(entry.case, entry.added): tuple(f"{note.run}: {note.text}" for note in entry.notes)
+             for entry in state.difficult}
     return [DifficultRow(entry.id, entry.reasons, status, rules.retries(past, entry), entry.added, entry.fixed,
-                         notes[entry.id])
+                         notes[entry.id, entry.added])
             for status, entries in groups for entry in entries]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+import orjson
 
 from projections.errors import BadInput, Refused
 from projections.tune.config import settings_from_config
@@ -82,9 +83,11 @@ def import_events(zen: ZenFolder) -> list:
 def _started(zen: ZenFolder) -> TuningStarted:
     settings = settings_from_config(zen.config)
     chosen = {case["id"]: case for case in zen.selection}
-    cases = [chosen.get(case["id"], case) for case in zen.dataset]
-    known = {case["id"] for case in zen.dataset}
-    cases += [case for case in zen.selection if case["id"] not in known]
+    known = {case["id"]: case for case in zen.dataset}
+    # batch.mjs reads a case's fields from the dataset only (none for an id the dataset lacks) and writes the
+    # selection's object to cases.json.
+    cases = [*zen.dataset, *({"id": case_id} for case_id in chosen if case_id not in known)]
+    written = tuple(case for case_id, case in chosen.items() if _text(known.get(case_id)) != _text(case))
     config = zen.config if isinstance(zen.config, dict) else {}
     limit = config.get("limit")
     concurrency = config.get("concurrency")
@@ -93,7 +96,7 @@ def _started(zen: ZenFolder) -> TuningStarted:
         min_batch=settings.min_batch, max_batch=settings.max_batch, recheck=settings.recheck, seed=settings.seed,
         max_retries=settings.max_retries,
         concurrency=_whole(concurrency) or min(settings.max_batch + settings.recheck, MAX_CONCURRENCY),
-        imported_from=zen.folder,
+        imported_from=zen.folder, written=written,
     )
 
 
@@ -120,30 +123,54 @@ def _run_events(run: ZenRun, fallback: tuple[str, ...]) -> list:
 
 
 def _with_difficult(events: list, entries: tuple[Any, ...]) -> list:
-    """Each entry added after the run it names was graded (or started), fixed after its fixing run."""
+    """Each entry added after the run it names was graded (or started), fixed after its fixing run (and after
+    its own addition). A case may have several entries: fixed, then added again when it broke again."""
     placed = list(events)
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             raise BadInput(f"difficult.json has an entry without a string id ({entry!r}): fix the file")
         reasons = entry.get("reasons") if isinstance(entry.get("reasons"), list) else []
         added = str(entry.get("added", ""))
-        _insert_after_run(placed, added, DifficultAdded(entry["id"], tuple(str(r) for r in reasons), added))
+        addition = DifficultAdded(entry["id"], tuple(str(r) for r in reasons), added)
+        _insert_after_run(placed, added, addition)
         if entry.get("fixed"):
             fixed = str(entry["fixed"])
-            _insert_after_run(placed, fixed, DifficultFixed(entry["id"], fixed), after=DifficultAdded)
+            _insert_after_run(placed, fixed, DifficultFixed(entry["id"], fixed), after=addition)
+    _check_replayed(placed, entries)
     return placed
 
 
-def _insert_after_run(events: list, run: str, event: Any, after: type | None = None) -> None:
-    """Insert `event` after the run's events and after the difficult entries placed there before it."""
+def _check_replayed(events: list, entries: tuple[Any, ...]) -> None:
+    """The log's fixes must land on the entries the file fixed: a fix goes to the case's oldest entry not yet
+    fixed (the fold's rule), so a file that fixes a later entry of a case while an earlier one stays open, or
+    fixes a case's entries out of order, cannot be replayed; refused rather than imported wrong."""
+    replayed: dict[str, list[list[str | None]]] = {}
+    for event in events:
+        if isinstance(event, DifficultAdded):
+            replayed.setdefault(event.case, []).append([event.run, None])
+        elif isinstance(event, DifficultFixed):
+            entry = next(e for e in replayed[event.case] if e[1] is None)
+            entry[1] = event.run
+    listed: dict[str, list[list[str | None]]] = {}
+    for entry in entries:
+        listed.setdefault(entry["id"], []).append(
+            [str(entry.get("added", "")), str(entry["fixed"]) if entry.get("fixed") else None])
+    for case, file_entries in listed.items():
+        if sorted(file_entries, key=str) != sorted(replayed[case], key=str):
+            raise BadInput(f"difficult.json lists case {case} in entries batchlog cannot replay (a later entry "
+                           "fixed while an earlier one is open, or fixes out of order): give each case at most "
+                           "one entry that is not fixed, its last, and fix its entries in the order they were added")
+
+
+def _insert_after_run(events: list, run: str, event: Any, after: Any = None) -> None:
+    """Insert `event` after the run's events, after the event `after`, and after the difficult entries placed
+    there before it."""
     position = len(events)
     for index, known in enumerate(events):
         if isinstance(known, (RunStarted, RunGraded)) and known.run == run:
             position = index + 1
     if after is not None:
-        for index, known in enumerate(events):
-            if isinstance(known, after) and known.case == event.case:
-                position = max(position, index + 1)
+        position = max(position, next(i for i, known in enumerate(events) if known is after) + 1)
     # Entries already placed after that run came earlier in difficult.json: keep the file's order.
     while position < len(events) and isinstance(events[position], (DifficultAdded, DifficultFixed)):
         position += 1
@@ -180,6 +207,11 @@ def _number(value: Any) -> int:
         except ValueError:
             return 0
     return 0
+
+
+def _text(case: dict[str, Any] | None) -> bytes | None:
+    """A case object as JSON text: equal objects with keys in another order (or 1 against true) differ."""
+    return None if case is None else orjson.dumps(case)
 
 
 def _whole(value: Any) -> int | None:

@@ -41,7 +41,10 @@ def tune(*args: object, env: dict[str, str] | None = None):
 
 
 def new_tuning(folder: Path) -> Path:
-    dataset = folder.parent / f"{folder.name}-dataset.json"
+    # one folder per tuning, the dataset beside it: `init` records the dataset relative to the tuning's folder,
+    # so the calm and the crashed tuning record the same path
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    dataset = folder.parent / "dataset.json"
     dataset.write_bytes(orjson.dumps({"name": "effects", "cases": [
         {"id": f"case-{n:02d}", "class": "abc"[n % 3], "complexity": "complex" if n % 4 == 0 else "simple"}
         for n in range(9)]}))
@@ -109,7 +112,7 @@ def test_every_point_of_the_crash_hook_is_covered():
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_command_killed_at_a_point_then_repeated_ends_as_an_uninterrupted_run(tmp_path, name, point):
     lay_out, words = COMMANDS[name]
-    calm, crashed = lay_out(tmp_path / "calm"), lay_out(tmp_path / "crashed")
+    calm, crashed = lay_out(tmp_path / "calm" / "t"), lay_out(tmp_path / "crashed" / "t")
     uninterrupted = tune(*words(calm))
     assert uninterrupted.code == 0, uninterrupted.err
 
