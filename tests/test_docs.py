@@ -145,3 +145,26 @@ class TestTheFirstCommand:
         assert len(headings) == 4 and headings[0] == 0
         assert all(lines[index + 1].strip() for index in headings)
         assert lines[headings[2] + 1] == "# Tuning support-desk-64"
+
+
+class TestTheTestCommand:
+    """The README's test command is the one script that sets up and runs the suite, and CI runs it too."""
+
+    root = Path(__file__).resolve().parent.parent
+
+    def test_the_readme_names_tests_run_as_its_test_command(self):
+        blocks = README.split("```sh\n")
+
+        assert blocks[2].split("\n```", 1)[0] == "tests/run"
+
+    def test_ci_ends_by_running_the_readme_test_command(self):
+        ci = (self.root / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+
+        assert ci[-1] == "exec tests/run"
+
+    def test_the_script_starts_postgresql_runs_pytest_and_fails_when_no_test_ran(self):
+        script = (self.root / "tests" / "run").read_text(encoding="utf-8")
+
+        assert "trap stop_pg EXIT" in script and "pg_ctl" in script and "initdb" in script
+        assert ".venv/bin/python -m pytest" in script
+        assert 'exit "$status"' in script and script.index("set -euo pipefail") < script.index(".venv/bin/python -m pytest")
