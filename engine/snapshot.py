@@ -415,15 +415,8 @@ def _line_start(path: Path, end: int) -> int | None:
 
 
 def open_log(path: str | os.PathLike, registry: Any, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
-    """The log at `path` with snapshots on: what the CLI's views and commands open (`on_note`: where the notes
-    of a reader go, e.g. a torn tail answered past or a snapshot ignored)."""
-    from engine.log import EventLog
+    """The log at `path` with snapshots on (engine.address.open_log, which takes any log address)."""
+    from engine.address import open_log as open_address
 
-    said: set[str] = set()
-
-    def note_once(text: str) -> None:
-        if on_note is not None and text not in said:
-            said.add(text)
-            on_note(text)
-
-    return EventLog(path, registry, on_wait=on_wait, snapshots=Snapshots(on_note=note_once), on_note=note_once)
+    return open_address(path if isinstance(path, os.PathLike) else Path(path), registry, on_wait=on_wait,
+                        on_note=on_note)
