@@ -127,3 +127,12 @@ class MemorySession:
         kept = self.recorder.kept
         kept.lines = kept.lines[: position.line] + split_payload(payload)
         return len(kept.lines)
+
+    def keep_copy(self, name: str) -> None:
+        """Copy every line of the log, as it is, to the memory log `name` (the damaged copy a salvage keeps)."""
+        MemoryRecorder(name).kept.lines = list(self.recorder.kept.lines)
+
+    def cut_back(self, keep: int, line: bytes, head: tuple[int, str, int]) -> None:
+        kept = self.recorder.kept
+        kept.lines = [*kept.lines[:keep], line]
+        kept.snapshots.clear()

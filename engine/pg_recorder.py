@@ -261,3 +261,23 @@ class PostgresSession:
             cur.execute(b"INSERT INTO batchlog.events (log, seq, line) VALUES " + rows + b";"
                         + cur.mogrify("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
                                       "WHERE name = %s", (*head, name)))
+
+    # -- salvage: the damaged lines kept as a log of their own, the log cut back ------------------
+
+    def keep_copy(self, name: str) -> None:
+        """Copy every line of the log, as it is, to the new log `name` (the damaged copy a salvage keeps)."""
+        with self.conn.cursor() as cur:
+            cur.execute("INSERT INTO batchlog.logs (name, head_seq, head_hash, byte_length) "
+                        "SELECT %(copy)s, head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %(log)s;"
+                        "INSERT INTO batchlog.events (log, seq, line) "
+                        "SELECT %(copy)s, seq, line FROM batchlog.events WHERE log = %(log)s",
+                        {"copy": name, "log": self.recorder.name})
+
+    def cut_back(self, keep: int, line: bytes, head: tuple[int, str, int]) -> None:
+        """Keep lines 1..`keep`, then `line`; the log's snapshots go (they may rest on dropped lines)."""
+        with self.conn.cursor() as cur:
+            cur.execute("DELETE FROM batchlog.events WHERE log = %(log)s AND seq > %(keep)s;"
+                        "DELETE FROM batchlog.snapshots WHERE log = %(log)s",
+                        {"log": self.recorder.name, "keep": keep})
+        self.insert([line], keep, head)
+        self.head = head
