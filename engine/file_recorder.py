@@ -89,6 +89,13 @@ def _read_at(fd: int, offset: int, size: int) -> bytes:
     return os.read(fd, size)
 
 
+def truncate_torn_tail(fd: int, end: int) -> None:
+    """Under the lock, before a write: cut the bytes after the last complete line (`end`). They are a line
+    that was never finished, so never acknowledged; readers skipped them, and the next line must follow a
+    whole one."""
+    os.ftruncate(fd, end)
+
+
 class FileRecorder:
     """A log kept in the file at `path`."""
 
@@ -159,7 +166,7 @@ class FileSession:
                          line_hash(payload[: payload.index(b"\n")]))
         try:
             if torn:
-                os.ftruncate(fd, end)  # the unacknowledged torn tail goes; the lock is held
+                truncate_torn_tail(fd, end)
             crash_point("append.before_write")
             crash_mid_write(fd, payload)
             written = os.write(fd, payload)

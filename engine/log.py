@@ -33,8 +33,9 @@ Decide = Callable[[Any], Iterable[Any]]
 class Projection:
     """A fold the engine runs: an initial state and `evolve(state, event) -> state`.
 
-    `version` keys its snapshots: a hash of the code that folds, from
-    `engine.snapshot.code_version(...)` ("" means never snapshotted);
+    `version` keys its snapshots: a hash of the code that folds, a `CodeVersion(modules)` (hashed on first
+    use, so importing a projection reads no file) or a string from `code_version(...)` ("" means never
+    snapshotted);
     `state_type` is the class snapshots decode the state into (default: the
     initial state's class, when it is an attrs class). `folds`: the event types
     `evolve` needs (None: every type); a replay then parses only their lines
@@ -47,7 +48,7 @@ class Projection:
     name: str
     initial: Any
     evolve: Evolve
-    version: str = ""
+    version: Any = ""  # str | engine.fold_version.CodeVersion
     state_type: type | None = None
     folds: frozenset[str] | None = None
     evolve_all: Callable[[Any, Iterable[Event]], Any] | None = None

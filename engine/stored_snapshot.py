@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from engine.fold_version import version_of
 from engine.scan import Position
-from engine.snapshot import FORMAT, SNAPSHOT_EVERY, Snapshots, _cattrs, _clean, _position, _state_type
+from engine.snapshot import FORMAT, SNAPSHOT_EVERY, Snapshots, _cattrs, _clean, _state_type, current_position
 
 if TYPE_CHECKING:
     from engine.log import EventLog, Projection, Replayed
@@ -33,7 +34,7 @@ class StoredSnapshots:
     def replay(self, log: EventLog, projection: Projection, *, at: int | None = None) -> Replayed:
         """The same Replayed a full replay gives, folding only the tail after a valid snapshot."""
         state_type = _state_type(projection)
-        if not projection.version or state_type is None:
+        if not version_of(projection) or state_type is None:
             return log.fold(projection, projection.initial, Position(), at=at)
         key = Snapshots._key(log, projection, state_type)
         found = self._load(log, projection, key, state_type)
@@ -50,7 +51,7 @@ class StoredSnapshots:
                      position: Position, line_start: int) -> None:
         """After an append: a fresh snapshot when the fold has gone `every` events past the last one."""
         state_type = _state_type(projection)
-        if not projection.version or state_type is None or not _clean(replayed):
+        if not version_of(projection) or state_type is None or not _clean(replayed):
             return
         if position.seq - self._bases.get((log.address, projection.name), 0) < self.every:
             return
@@ -70,16 +71,10 @@ class StoredSnapshots:
                 self.on_note(f"note: the snapshot of {projection.name} in {log.address} is not authentic (edited, "
                              "or written by another user): ignored; the log is replayed in full")
             return None
-        try:
-            doc = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            return None
-        if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
-            return None
-        found = _position(doc)
+        found = current_position(body, key)
         if found is None:
             return None
-        position = found[0]
+        doc, (position, _, _) = found
         if log.recorder.chain_through(position.line) != (position.offset, position.hash):
             return None
         try:
