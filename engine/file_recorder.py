@@ -155,6 +155,9 @@ class FileSession:
             return False
         return last_line[-1:] == b"\n" and line_hash(last_line[:-1]) == last_hash
 
+    def grown_since(self, token: Any, position: Position) -> bool:
+        return False  # a file changed since is replayed (through its snapshot): its bytes may have been rewritten
+
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, ...]:
         """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
 

@@ -234,14 +234,18 @@ class EventLog:
 
     def _unchanged_since_append(self, projection: Projection) -> Replayed | None:
         """Under the lock: the state this object's last append left, when the log is still exactly as that
-        append left it; None: replay (through the snapshots, when on)."""
+        append left it, or that state with the lines appended since folded on (where the recorder can tell
+        the log only grew); None: replay (through the snapshots, when on)."""
         tail = self._tail
         if tail is None or tail.projection is not projection:
             return None
-        if not self._session.unchanged(tail.token, tail.last_line_start, tail.replayed.end,
-                                       tail.replayed.position.hash):
-            return None
-        return tail.replayed
+        session = self._session
+        if session.unchanged(tail.token, tail.last_line_start, tail.replayed.end, tail.replayed.position.hash):
+            return tail.replayed
+        if session.grown_since(tail.token, tail.replayed.position):
+            # Others appended since: only their lines are read, folded onto the state this object has.
+            return self.fold(projection, tail.replayed.state, tail.replayed.position)
+        return None
 
     def _refuse_untrusted(self, replayed: Replayed) -> None:
         if replayed.newer:

@@ -123,6 +123,10 @@ class MemorySession:
         lines = self.recorder.kept.lines
         return len(lines) == token and bool(lines) and line_hash(lines[-1]) == last_hash
 
+    def grown_since(self, token: Any, position: Position) -> bool:
+        lines = self.recorder.kept.lines
+        return len(lines) > token and line_hash(lines[token - 1]) == position.hash
+
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> int:
         kept = self.recorder.kept
         kept.lines = kept.lines[: position.line] + split_payload(payload)

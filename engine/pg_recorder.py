@@ -111,9 +111,12 @@ class PostgresRecorder:
                     yield line.encode()
             finally:
                 if not conn.closed:
-                    cur.close()
-                    if not in_session:
-                        conn.rollback()
+                    try:
+                        cur.close()
+                        if not in_session:
+                            conn.rollback()
+                    except psycopg2.Error:
+                        self.close()
         except psycopg2.Error as exc:
             if in_session:
                 raise
@@ -237,6 +240,17 @@ class PostgresSession:
 
     def unchanged(self, token: Any, last_line_start: int, end: int, last_hash: str) -> bool:
         return token == (self.head[0], self.head[1], self.head[2]) and self.head[1] == last_hash
+
+    def grown_since(self, token: Any, position: Position) -> bool:
+        """The head moved on from the token's, and the token's last line is still there, unchanged."""
+        from engine.chain import line_hash
+
+        if self.head[0] <= token[0]:
+            return False
+        with self.conn.cursor() as cur:
+            cur.execute("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.recorder.name, token[0]))
+            found = cur.fetchone()
+        return found is not None and line_hash(found[0].encode()) == position.hash == token[1]
 
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, str, int]:
         from engine.chain import line_hash

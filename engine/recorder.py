@@ -45,6 +45,10 @@ class Session(Protocol):
         """Whether the log is exactly as the append that returned `token` left it (its last line, ending at
         `end` and starting at `last_line_start`, hashes to `last_hash`): the append need not read it again."""
 
+    def grown_since(self, token: Any, position: Position) -> bool:
+        """Whether the log still holds, unchanged, the line the append that returned `token` ended with (at
+        `position`), with lines after it: the append then reads only those (False: it replays)."""
+
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> Any:
         """Keep `payload` (whole lines, each ending in a newline) after the line of `position` (the log's
         last trusted line, ending at byte `end`; `torn` bytes after it were never acknowledged): all or none,

@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine import CannotEncode, EventLog, LogDamaged, NewerVersion, Receipt, open_log, verify
+from engine import CannotEncode, EventLog, LockTimeout, LogDamaged, NewerVersion, Receipt, open_log, verify
 from engine.address import recorder_for
 from engine.envelope import encode_line
 from engine.salvage import salvage
@@ -114,6 +114,37 @@ class TestAppend:
             log.append(NOTES, lambda state: [NoteAdded("a"), NoteAdded("b", weight=1 << 70)])
 
         assert store.bytes() == before
+
+
+class TestLock:
+    def test_a_wait_is_announced_and_bounded(self, store, monkeypatch):
+        monkeypatch.setenv("BATCHLOG_LOCK_TIMEOUT", "0")
+        appended(store, 1)
+        said: list[str] = []
+        before = store.bytes()
+
+        with recorder_for(store.address).locked(None):
+            with pytest.raises(LockTimeout) as waited:
+                log_of(store, on_wait=said.append).append(NOTES, add("blocked"))
+
+        assert len(said) == 1 and said[0].startswith(f"waiting for the lock on {store.address}")
+        assert "BATCHLOG_LOCK_TIMEOUT" in waited.value.message and store.bytes() == before
+
+    def test_after_others_appended_an_append_reads_only_their_lines(self, store):
+        from engine import Projection
+        from tests.sample_domain import CountingFold
+
+        counting = CountingFold(NOTES.evolve)
+        notes = Projection("sample.notes", (), counting)
+        mine = log_of(store, snapshots=False)
+        mine.append(notes, add("mine-0"))
+        appended(store, 3, prefix="other")
+        counting.calls = 0
+
+        done = mine.append(notes, add("mine-1"))
+
+        assert [n.text for n in done.state][-2:] == ["other2", "mine-1"] and len(done.state) == 5
+        assert counting.calls == (4 + 1 if store.kind == "file" else 3 + 1)  # a file changed since is replayed
 
 
 class TestReplay:
