@@ -80,9 +80,12 @@ class MemoryRecorder:
 
         return linked_prefix(self.kept.lines[:line], line)
 
-    def replace(self, lines: list[bytes]) -> None:
-        """Under the lock: the log's lines are `lines` (a salvage, an import)."""
-        self.kept.lines = list(lines)
+    def rewrites(self) -> int | None:
+        return None  # not counted: a memory log's chain is checked whole, in this process, for each snapshot
+
+    def line_hash_at(self, line: int) -> str | None:
+        lines = self.kept.lines
+        return line_hash(lines[line - 1]) if 0 < line <= len(lines) else None
 
     @contextmanager
     def locked(self, on_wait: OnWait) -> Iterator[MemorySession]:

@@ -12,6 +12,7 @@ through a server-side cursor into the same checks as a file's lines.
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from engine.recorder import OnWait, StoredLines, split_payload
 from engine.scan import Position
 
 FETCH_ROWS = 5000
+COPY_FROM_LINES = 64  # more lines than this (a migration) go in by COPY: one stream instead of one long INSERT
 _cursors = itertools.count(1)
 
 _HEAD = "SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s FOR UPDATE"
@@ -141,6 +143,17 @@ class PostgresRecorder:
         found = self.query("SELECT body FROM batchlog.snapshots WHERE log = %s AND projection = %s",
                            (self.name, projection))
         return None if found is None else bytes(found[0])
+
+    def rewrites(self) -> int | None:
+        """How many times a line of the log was changed or removed other than by an append (None: no log)."""
+        found = self.query("SELECT rewrites FROM batchlog.logs WHERE name = %s", (self.name,))
+        return None if found is None else found[0]
+
+    def line_hash_at(self, line: int) -> str | None:
+        from engine.chain import line_hash
+
+        found = self.query("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.name, line))
+        return None if found is None else line_hash(found[0].encode())
 
     def store_snapshot(self, projection: str, body: bytes) -> None:
         """Keep a snapshot (a cache: one that cannot be stored is simply not kept)."""
@@ -270,6 +283,11 @@ class PostgresSession:
         """Insert `lines` as lines `after + 1`... and move the head (seq, hash, bytes) there."""
         name = self.recorder.name
         with self.conn.cursor() as cur:
+            if len(lines) > COPY_FROM_LINES:
+                cur.copy_expert("COPY batchlog.events (log, seq, line) FROM STDIN", _copy_rows(name, after, lines))
+                cur.execute("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
+                            "WHERE name = %s", (*head, name))
+                return
             rows = b",".join(cur.mogrify("(%s,%s,%s)", (name, after + number, line.decode("utf-8")))
                              for number, line in enumerate(lines, start=1))
             cur.execute(b"INSERT INTO batchlog.events (log, seq, line) VALUES " + rows + b";"
@@ -295,3 +313,13 @@ class PostgresSession:
                         {"log": self.recorder.name, "keep": keep})
         self.insert([line], keep, head)
         self.head = head
+
+
+def _copy_rows(name: str, after: int, lines: list[bytes]) -> io.BytesIO:
+    """`lines` in COPY's text format: a backslash doubled, and a tab, newline or carriage return (which no JSON
+    line holds raw, but a copy must not depend on it) escaped; a log name is plain, a seq a number."""
+    prefix = name.encode() + b"\t"
+    rows = (prefix + b"%d\t" % (after + number)
+            + line.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+            for number, line in enumerate(lines, start=1))
+    return io.BytesIO(b"\n".join(rows) + b"\n")

@@ -1,6 +1,11 @@
 """Reaching a PostgreSQL store: the driver (imported here only, when a `postgresql://` log is used), the
 connection and its settings, and the `batchlog` schema, created on first use of a database.
 
+Lines are only ever inserted by batchlog; a line changed or removed any other way (SQL, a salvage) moves its
+log's `rewrites` count (a trigger), which is what lets a snapshot that was checked against the whole chain
+once skip that check while the count stays put (engine/stored_snapshot.py), as a file's snapshot skips
+its CRC while the file's inode, size and times stay put.
+
 Driver: psycopg2-binary, chosen by measurement (README, "Many machines"): the fastest to import and to
 connect of psycopg2, psycopg 3 and pg8000, which matters when every step is a process of its own.
 """
@@ -26,25 +31,44 @@ CREATE TABLE IF NOT EXISTS batchlog.logs (
     name text PRIMARY KEY,
     head_seq bigint NOT NULL DEFAULT 0,
     head_hash text NOT NULL DEFAULT '{GENESIS}',
-    byte_length bigint NOT NULL DEFAULT 0
+    byte_length bigint NOT NULL DEFAULT 0,
+    rewrites bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS batchlog.events (
-    log text NOT NULL REFERENCES batchlog.logs (name),
+    log text NOT NULL,
     seq bigint NOT NULL,
     line text NOT NULL,
     PRIMARY KEY (log, seq)
 );
 CREATE TABLE IF NOT EXISTS batchlog.snapshots (
-    log text NOT NULL REFERENCES batchlog.logs (name),
+    log text NOT NULL,
     projection text NOT NULL,
     body bytea NOT NULL,
     PRIMARY KEY (log, projection)
 );
+ALTER TABLE batchlog.logs ADD COLUMN IF NOT EXISTS rewrites bigint NOT NULL DEFAULT 0;
+CREATE OR REPLACE FUNCTION batchlog.count_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE batchlog.logs SET rewrites = rewrites + 1 WHERE name = OLD.log;
+    RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION batchlog.count_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE batchlog.logs SET rewrites = rewrites + 1;
+    RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS rewritten ON batchlog.events;
+CREATE TRIGGER rewritten AFTER UPDATE OR DELETE ON batchlog.events
+    FOR EACH ROW EXECUTE FUNCTION batchlog.count_rewrite();
+DROP TRIGGER IF EXISTS truncated ON batchlog.events;
+CREATE TRIGGER truncated AFTER TRUNCATE ON batchlog.events
+    FOR EACH STATEMENT EXECUTE FUNCTION batchlog.count_truncate();
 """
 
 _CHECK = """
 SELECT to_regclass('batchlog.logs') IS NOT NULL AND to_regclass('batchlog.events') IS NOT NULL
-       AND to_regclass('batchlog.snapshots') IS NOT NULL,
+       AND to_regclass('batchlog.snapshots') IS NOT NULL
+       AND to_regprocedure('batchlog.count_truncate()') IS NOT NULL,
        pg_encoding_to_char(encoding), current_setting('synchronous_commit')
 FROM pg_database WHERE datname = current_database()
 """
@@ -80,6 +104,7 @@ def connect(dsn: str, shown: str) -> Any:
         raise StoreUnavailable(f"cannot use {shown}: {first_line(exc)}", address=shown) from None
     try:
         conn.set_session(isolation_level=psycopg2.extensions.ISOLATION_LEVEL_READ_COMMITTED, autocommit=False)
+        conn.set_client_encoding("UTF8")  # lines go and come as their exact UTF-8 bytes, whatever PGCLIENTENCODING says
         with conn.cursor() as cur:
             cur.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_S * 1000}; {_CHECK}")
             ready, encoding, synchronous = cur.fetchone()

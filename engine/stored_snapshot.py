@@ -4,8 +4,11 @@ The same snapshot as a file log's (engine/snapshot.py): the same document, the s
 folds, the same HMAC under the user's key, so a person who can write the database cannot forge one into
 an answer. What vouches for the lines it covers differs: a file's bytes are CRC-checked; here the recorder
 checks that the first lines still link into a chain ending, at the snapshot's offset, in a line that hashes
-as the snapshot says (engine/stored_chain.py): the line's hash then commits to every line before it. Any
-doubt, and the view replays the log in full: a snapshot never changes an answer.
+as the snapshot says (engine/stored_chain.py): the line's hash then commits to every line before it. That
+check reads every line before the snapshot, so once it holds, the snapshot records the log's `rewrites`
+count (lines changed or removed other than by an append, counted by the store), and while the count stays
+put only the snapshot's own line is checked. Any doubt, and the view replays the log in full: a snapshot
+never changes an answer.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ class StoredSnapshots:
     def __init__(self, *, every: int = SNAPSHOT_EVERY, on_note: Any = None) -> None:
         self.every = every
         self.on_note = on_note
-        self._bases: dict[tuple[str, str], int] = {}  # (address, projection) -> the seq the last snapshot is at
+        # (address, projection) -> the seq the last snapshot is at, and the log's rewrites count when the lines
+        # before it were last known to link (None: unknown)
+        self._bases: dict[tuple[str, str], tuple[int, int | None]] = {}
 
     def replay(self, log: EventLog, projection: Projection, *, at: int | None = None) -> Replayed:
         """The same Replayed a full replay gives, folding only the tail after a valid snapshot."""
@@ -37,14 +42,15 @@ class StoredSnapshots:
         if not version_of(projection) or state_type is None:
             return log.fold(projection, projection.initial, Position(), at=at)
         key = Snapshots._key(log, projection, state_type)
-        found = self._load(log, projection, key, state_type)
+        rewrites = log.recorder.rewrites()  # read before any line: a rewrite after it moves the count on
+        found = self._load(log, projection, key, state_type, rewrites)
         if found is not None and at is not None and at < found[1].seq:
             found = None  # asked for a time before the snapshot: a full replay
         state, start = found if found is not None else (projection.initial, Position())
         replayed = log.fold(projection, state, start, at=at)
-        self._bases[(log.address, projection.name)] = start.seq
+        self._bases[(log.address, projection.name)] = (start.seq, rewrites)
         if at is None and replayed.position.seq - start.seq >= self.every and _clean(replayed):
-            self._write(log, projection, key, state_type, replayed.state, replayed.position)
+            self._write(log, projection, key, state_type, replayed.state, replayed.position, rewrites)
         return replayed
 
     def after_append(self, log: EventLog, projection: Projection, state: Any, replayed: Replayed, payload: bytes,
@@ -53,12 +59,14 @@ class StoredSnapshots:
         state_type = _state_type(projection)
         if not version_of(projection) or state_type is None or not _clean(replayed):
             return
-        if position.seq - self._bases.get((log.address, projection.name), 0) < self.every:
+        seq, rewrites = self._bases.get((log.address, projection.name), (0, None))
+        if position.seq - seq < self.every:
             return
-        self._write(log, projection, Snapshots._key(log, projection, state_type), state_type, state, position)
+        self._write(log, projection, Snapshots._key(log, projection, state_type), state_type, state, position,
+                    rewrites)
 
-    def _load(self, log: EventLog, projection: Projection, key: str,
-              state_type: type) -> tuple[Any, Position] | None:
+    def _load(self, log: EventLog, projection: Projection, key: str, state_type: type,
+              rewrites: int | None) -> tuple[Any, Position] | None:
         from engine.snapshot_key import snapshot_is_authentic, snapshot_key
 
         stored = log.recorder.load_snapshot(projection.name)
@@ -75,33 +83,49 @@ class StoredSnapshots:
         if found is None:
             return None
         doc, (position, _, _) = found
-        if log.recorder.chain_through(position.line) != (position.offset, position.hash):
+        if not self._still_holds(log, doc, position, rewrites):
             return None
         try:
             state = _cattrs().structure(doc.get("state"), state_type)
         except Exception:  # noqa: BLE001 - any decoding failure of a cache means: replay in full
             return None
+        if rewrites is not None and doc.get("rewrites") != rewrites:
+            doc["rewrites"] = rewrites  # the chain just checked: the next view checks only the snapshot's line
+            self._store(log, projection, orjson.dumps(doc))
         return state, position
 
-    def _write(self, log: EventLog, projection: Projection, key: str, state_type: type, state: Any,
-               position: Position) -> None:
-        """Store a snapshot; only when its state reads back equal (else it could change an answer)."""
-        from engine.snapshot_key import authenticate_snapshot, snapshot_key
+    @staticmethod
+    def _still_holds(log: EventLog, doc: dict, position: Position, rewrites: int | None) -> bool:
+        """Whether the log still holds the lines the snapshot covers: its own line, hashing the same, and, unless
+        no line was rewritten since the chain before it was last checked, that whole chain."""
+        recorder = log.recorder
+        if rewrites is not None and doc.get("rewrites") == rewrites:
+            return recorder.line_hash_at(position.line) == position.hash
+        return recorder.chain_through(position.line) == (position.offset, position.hash)
 
-        secret = snapshot_key()
-        if secret is None:
-            return
+    def _write(self, log: EventLog, projection: Projection, key: str, state_type: type, state: Any,
+               position: Position, rewrites: int | None) -> None:
+        """Store a snapshot; only when its state reads back equal (else it could change an answer). `rewrites`:
+        the log's count when the lines it covers were known to link (None: unknown, the first view checks)."""
         try:
             data = _cattrs().unstructure(state, state_type)
             body = orjson.dumps({
                 "format": FORMAT, "key": key, "projection": projection.name,
                 "position": {"line": position.line, "seq": position.seq, "offset": position.offset,
                              "hash": position.hash, "at": position.at},
-                "line_start": 0, "prefix_crc": 0, "state": data,
+                "line_start": 0, "prefix_crc": 0, "rewrites": rewrites, "state": data,
             })
             if _cattrs().structure(orjson.loads(body)["state"], state_type) != state:
                 return
         except Exception:  # noqa: BLE001 - a state cattrs cannot carry faithfully is simply not cached
             return
-        log.recorder.store_snapshot(projection.name, authenticate_snapshot(secret, body) + b"\n" + body)
-        self._bases[(log.address, projection.name)] = position.seq
+        self._store(log, projection, body)
+        self._bases[(log.address, projection.name)] = (position.seq, rewrites)
+
+    @staticmethod
+    def _store(log: EventLog, projection: Projection, body: bytes) -> None:
+        from engine.snapshot_key import authenticate_snapshot, snapshot_key
+
+        secret = snapshot_key()
+        if secret is not None:  # no key: a snapshot could not be trusted, so none is kept
+            log.recorder.store_snapshot(projection.name, authenticate_snapshot(secret, body) + b"\n" + body)
