@@ -426,3 +426,74 @@ def test_importing_a_projection_or_using_a_file_log_loads_no_database_driver(tmp
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
 
     assert out.stdout.strip() == "[]"
+
+
+class TestPostgres:
+    """What only the PostgreSQL store has: its session settings, its tables, the count of rewrites."""
+
+    def test_a_session_bounds_idle_transactions_and_never_turns_synchronous_commit_off(self, postgres_url, log_name):
+        recorder = recorder_for(f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}")
+
+        idle = recorder.query("SHOW idle_in_transaction_session_timeout")[0]
+        synchronous = recorder.query("SHOW synchronous_commit")[0]
+        isolation = recorder.query("SHOW transaction_isolation")[0]
+
+        assert idle != "0" and synchronous != "off" and isolation == "read committed"
+
+    def test_lines_are_kept_as_text_and_seq_is_the_primary_key(self, postgres_url, log_name):
+        recorder = recorder_for(f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}")
+
+        columns = dict(recorder.query("SELECT column_name, data_type FROM information_schema.columns WHERE "
+                                      "table_schema = 'batchlog' AND table_name = 'events'", rows=True))
+        key = recorder.query("SELECT string_agg(a.attname, ',' ORDER BY array_position(i.indkey, a.attnum)) "
+                             "FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
+                             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'batchlog.events'::regclass "
+                             "AND i.indisprimary")[0]
+
+        assert columns["line"] == "text" and key == "log,seq"
+
+    def test_a_line_changed_with_sql_is_counted_as_a_rewrite(self, postgres_url, log_name, monkeypatch):
+        monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)
+        store = store_for("postgresql", log_name, Path("."), postgres_url)
+        appended(store, 2)
+        before = recorder_for(store.address).rewrites()
+
+        store.replace_line(1, store.lines()[0])
+
+        assert recorder_for(store.address).rewrites() == before + 1
+
+    def test_the_head_row_is_where_the_lines_end(self, postgres_url, log_name, monkeypatch):
+        monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)
+        store = store_for("postgresql", log_name, Path("."), postgres_url)
+        appended(store, 3)
+
+        seq, digest, length = recorder_for(store.address).head()
+
+        from engine.chain import line_hash
+        assert (seq, digest, length) == (3, line_hash(store.lines()[-1]), len(store.bytes()))
+
+    def test_processes_setting_up_a_new_database_at_once_all_succeed(self, postgres_url):
+        import uuid
+
+        import psycopg2
+
+        database = f"batchlog_setup_{uuid.uuid4().hex[:10]}"
+        admin = psycopg2.connect(postgres_url)
+        admin.autocommit = True
+        try:
+            with admin.cursor() as cur:
+                cur.execute(f"CREATE DATABASE {database}")
+        except psycopg2.Error as exc:
+            admin.close()
+            pytest.skip(f"the test user cannot create a database: {exc}")
+        try:
+            from urllib.parse import urlsplit, urlunsplit
+
+            parts = urlsplit(postgres_url)
+            fresh = urlunsplit((parts.scheme, parts.netloc, f"/{database}", "", ""))
+            acknowledged = claim_in_processes(f"{fresh}?log=setup", 5)
+            assert len(acknowledged) == WRITERS * 5
+        finally:
+            with admin.cursor() as cur:
+                cur.execute(f"DROP DATABASE {database} WITH (FORCE)")
+            admin.close()
