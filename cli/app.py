@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 GROUPS = {
-    "log": ("cli.log_commands", "the log itself: verify, show, head, salvage (any batchlog log)"),
+    "log": ("cli.log_commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
     "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
 }
 # Modules that add commands to a group: `register(app)` is called with the group's app.

@@ -10,10 +10,9 @@ import attrs
 import orjson
 import typer
 
-from cli.options import At, Json, LogPath
+from cli.options import At, Json
 from cli.past import require_within_log
 from engine import EventLog, NotALog, Receipt, verify
-from engine.log import readable_log
 from projections.catalog import all_types
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
@@ -21,14 +20,27 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=N
 SUMMARY_CHARS = 96
 
 
-def _existing(path) -> None:
-    if not readable_log(path):
-        raise NotALog(f"no log at {path}: check the path", path=str(path))
+LogAddress = Annotated[
+    str,
+    typer.Argument(metavar="LOG", show_default=False,
+                   help="the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
+]
+
+
+def _existing(address: str) -> EventLog:
+    """The log at `address` (any store); NotALog when there is none."""
+    from engine.address import recorder_for
+
+    log = EventLog(recorder_for(address), all_types())
+    if not log.exists():
+        where = "the path" if log.path is not None else "the address and the log's name"
+        raise NotALog(f"no log at {log.address}: check {where}", path=log.address)
+    return log
 
 
 @app.command("verify")
 def verify_command(
-    path: LogPath,
+    path: LogAddress,
     as_json: Json = False,
     since: Annotated[str | None, typer.Option("--since", metavar="RECEIPT",
                                               help="a receipt from `batchlog log head`: prove the log only grew")] = None,
@@ -42,15 +54,15 @@ def verify_command(
 
     Example: batchlog log verify finetune/events.jsonl --json
     """
-    _existing(path)
+    log = _existing(path)
     receipt = None
     if since is not None:
         receipt = Receipt.parse(since)
         if receipt is None:
             raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
                                      param_hint="--since")
-    report = verify(path, all_types(), since=receipt)
-    verdicts = _snapshot_verdicts(path) if snapshots else []
+    report = verify(log, all_types(), since=receipt)
+    verdicts = _snapshot_verdicts(log.path) if snapshots and log.path is not None else []
     if as_json:
         doc = report.as_dict()
         if snapshots:
@@ -103,7 +115,7 @@ def summary(data: object) -> str:
 
 @app.command("show")
 def show_command(
-    path: LogPath,
+    path: LogAddress,
     at: At = None,
     type_prefix: Annotated[str | None, typer.Option("--type", metavar="PREFIX",
                                                     help="only events whose type starts with PREFIX")] = None,
@@ -113,13 +125,13 @@ def show_command(
 
     Example: batchlog log show finetune/events.jsonl --type tune.run
     """
-    _existing(path)
+    log = _existing(path)
     if at is not None:  # refused before anything is printed
-        ended = EventLog(path, all_types()).scan(at=at, decode=False)
+        ended = log.scan(at=at, decode=False)
         for _ in ended:
             pass
-        require_within_log(at, ended.position.seq, path)
-    scan = EventLog(path, all_types()).scan(at=at, decode=False, describe=True)
+        require_within_log(at, ended.position.seq, log.address)
+    scan = log.scan(at=at, decode=False, describe=True)
     out = sys.stdout
     for event in scan:
         if type_prefix and not event.type.startswith(type_prefix):
@@ -140,20 +152,19 @@ def show_command(
         else:
             out.write(f"{'DAMAGED':>6}  line {problem.line}: {problem.message}\n")
     if scan.bad:
-        quoted = shlex.quote(str(path))
+        quoted = shlex.quote(log.address)
         sys.stderr.write(f"warning: {scan.bad} damaged line(s), marked DAMAGED: run `batchlog log verify {quoted}`, "
                          f"then `batchlog log salvage {quoted}`\n")
     return 0
 
 
 @app.command("head")
-def head_command(path: LogPath, as_json: Json = False) -> int:
+def head_command(path: LogAddress, as_json: Json = False) -> int:
     """A receipt of the log as it stands: seq, hash of the last line, time. Keep it; check later with --since.
 
     Example: batchlog log head finetune/events.jsonl > finetune/RECEIPT
     """
-    _existing(path)
-    scan = EventLog(path, all_types()).scan(decode=False)
+    scan = _existing(path).scan(decode=False)
     for _ in scan:
         pass
     position = scan.position
@@ -168,7 +179,7 @@ def head_command(path: LogPath, as_json: Json = False) -> int:
 
 @app.command("salvage")
 def salvage_command(
-    path: LogPath,
+    path: LogAddress,
     to: Annotated[int | None, typer.Option("--to", min=0, metavar="SEQ",
                                            help="keep the events through SEQ only (at most the last one before the damage)")] = None,
     as_json: Json = False,
@@ -182,16 +193,52 @@ def salvage_command(
     """
     from engine.salvage import salvage
 
-    _existing(path)
-    done = salvage(path, all_types(), to=to, on_wait=lambda text: print(text, file=sys.stderr))
+    log = _existing(path)
+    done = salvage(path if log.path is None else log.path, all_types(), to=to,
+                   on_wait=lambda text: print(text, file=sys.stderr))
     if as_json:
         sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
     elif done.damaged_copy is None:
-        print(f"{path}: {done.reason}; nothing was changed")
+        print(f"{log.address}: {done.reason}; nothing was changed")
     else:
-        print(f"{path}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
+        copy = log.path.parent / done.damaged_copy if log.path is not None else _renamed(log.address, done.damaged_copy)
+        print(f"{log.address}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
               f"({done.dropped_bytes} bytes)")
         print(f"  why      {done.reason}")
-        print(f"  damaged  {path.parent / done.damaged_copy} (untouched)")
+        print(f"  damaged  {copy} (untouched)")
         print(f"  recorded log.salvaged as seq {done.event_seq}")
+    return 0
+
+
+def _renamed(address: str, name: str) -> str:
+    """The address of the log `name` in the same store as `address` (a salvage's damaged copy)."""
+    if address.startswith("memory:"):
+        return f"memory:{name}"
+    base, _, query = address.partition("?")
+    rest = [part for part in query.split("&") if part and not part.startswith("log=")]
+    return f"{base}?{'&'.join([*rest, f'log={name}'])}"
+
+
+@app.command("migrate")
+def migrate_command(
+    source: Annotated[str, typer.Argument(metavar="SRC", show_default=False,
+                                          help="the log to copy: a file, or postgresql://…/dbname?log=NAME")],
+    destination: Annotated[str, typer.Argument(metavar="DST", show_default=False,
+                                               help="where to copy it (must hold no log yet)")],
+    as_json: Json = False,
+) -> int:
+    """Copy a log between any two addresses, byte for byte: ids, the chain and receipts carry over.
+
+    Refuses a source that does not verify (salvage it first) and a destination that holds a log already.
+
+    Example: batchlog log migrate finetune/events.jsonl 'postgresql://db.example/batchlog?log=finetune'
+    """
+    from engine.migrate import migrate
+
+    done = migrate(source, destination, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
+    if as_json:
+        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+    else:
+        print(f"{done.source} -> {done.destination}: {done.events} event(s), {done.bytes} bytes, identical "
+              f"(last seq {done.last_seq})")
     return 0

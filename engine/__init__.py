@@ -23,7 +23,11 @@ _HOMES = {
     "Appended": "engine.log", "EventLog": "engine.log", "Projection": "engine.log", "Replayed": "engine.log",
     "EventType": "engine.registry", "Raw": "engine.registry", "Registry": "engine.registry",
     "Position": "engine.scan", "Problem": "engine.scan", "Scan": "engine.scan",
-    "Snapshots": "engine.snapshot", "code_version": "engine.snapshot", "open_log": "engine.snapshot",
+    "Snapshots": "engine.snapshot", "code_version": "engine.fold_version", "CodeVersion": "engine.fold_version",
+    "Address": "engine.address", "log_address": "engine.address", "open_log": "engine.address",
+    "parse_address": "engine.address", "check_log_name": "engine.address",
+    "BadAddress": "engine.errors", "StoreUnavailable": "engine.errors",
+    "migrate": "engine.migrate", "Migrated": "engine.migrate", "MigrateRefused": "engine.migrate",
     "Receipt": "engine.verify", "Report": "engine.verify", "verify": "engine.verify",
 }
 
@@ -51,5 +55,9 @@ if TYPE_CHECKING:
     from engine.log import Appended, EventLog, Projection, Replayed
     from engine.registry import EventType, Raw, Registry
     from engine.scan import Position, Problem, Scan
-    from engine.snapshot import Snapshots, code_version, open_log
+    from engine.address import Address, check_log_name, log_address, open_log, parse_address
+    from engine.errors import BadAddress, StoreUnavailable
+    from engine.migrate import Migrated, MigrateRefused, migrate
+    from engine.fold_version import CodeVersion, code_version
+    from engine.snapshot import Snapshots
     from engine.verify import Receipt, Report, verify

@@ -71,3 +71,17 @@ class ClockError(EngineError):
     """BATCHLOG_CLOCK holds something that is not an ISO-8601 time."""
 
     code = "bad_clock"
+
+
+class BadAddress(NotALog):
+    """A log address batchlog cannot read: not a path, `memory:NAME` or `postgresql://…?log=NAME`, or a log name
+    that is not a plain name."""
+
+    code = "bad_address"
+
+
+class StoreUnavailable(NotALog):
+    """The store that keeps the log cannot be reached: the server is down or refuses the user, or its driver is
+    not installed. Nothing was read or written."""
+
+    code = "store_unavailable"

@@ -50,8 +50,16 @@ class Salvaged:
 
 def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = None,
             on_wait=None) -> Salvaged:
-    """Cut the log at `path` back to the events before its first damaged line (or through seq `to`)."""
-    path = Path(path)
+    """Cut the log at `path` (any log address) back to the events before its first damaged line (or through
+    seq `to`)."""
+    from engine.address import recorder_for
+
+    recorder = recorder_for(path)
+    if recorder.path is None:
+        from engine.salvage_stored import salvage_stored
+
+        return salvage_stored(recorder, registry, to=to, on_wait=on_wait)
+    path = recorder.path
     if path.is_dir() or not path.is_file():
         raise NotALog(f"no log file at {path}: name the events.jsonl to salvage", path=str(path))
     with exclusive(path, on_wait):
@@ -85,7 +93,7 @@ def _first_damage(path: Path, registry: Registry) -> Problem | None:
     return min(scan.problems, key=lambda p: p.line, default=None)
 
 
-def _lines_to_keep(path: Path, damage_line: int | None, to: int | None) -> int:
+def _lines_to_keep(path: Path | str, damage_line: int | None, to: int | None) -> int:
     """Lines before the damage are a whole chain from seq 1, so line n holds seq n."""
     trusted = damage_line - 1 if damage_line is not None else None
     if to is None:

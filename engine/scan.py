@@ -17,7 +17,7 @@ vouched for by the next line's `prev`; the last line, which no line vouches for,
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from hashlib import sha256
 
@@ -76,8 +76,10 @@ class Scan:
         limit: int | None = None,
         only: frozenset[str] | None = None,
         fd: int | None = None,
+        lines: Callable[[Position, int | None], Any] | None = None,
     ) -> None:
         self.path = path
+        self.lines_from = lines  # a recorder's line source (start, limit) -> blocks(), end, torn; else the file
         self.fd = fd  # read through this open descriptor of the log (its owner closes it), else open `path`
         self.limit = limit
         self.registry = registry
@@ -106,7 +108,10 @@ class Scan:
             self.first_problem = Problem(line, code, message, seq)
 
     def __iter__(self) -> Iterator[Event]:
-        reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
+        if self.lines_from is not None:
+            reader = self.lines_from(self.start, self.limit)
+        else:
+            reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
         if self.check_ids or not self.decode:
             return self._checked(reader)
         return self._fast(reader)

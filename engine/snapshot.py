@@ -46,36 +46,16 @@ import attrs
 import orjson
 
 from engine.chain import line_hash
+from engine.fold_version import SNAPSHOT_FORMAT, code_version, version_of  # noqa: F401 - code_version: re-exported
 from engine.scan import Position
 
 if TYPE_CHECKING:
     from engine.log import EventLog, Projection, Replayed
 
-FORMAT = 2  # 2: authenticated with the user's key (HMAC) instead of a plain SHA-256
+FORMAT = SNAPSHOT_FORMAT  # 2: authenticated with the user's key (HMAC) instead of a plain SHA-256
 SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
 CHUNK_BYTES = 1 << 22
 _HEX64 = "[0-9a-f]{64}"  # a line hash (re.fullmatch compiles it once, when a snapshot is read)
-
-
-def code_version(*modules: ModuleType | str) -> str:
-    """A hash of the source of `modules` (module objects or dotted names): a projection's `version`.
-
-    Give every module whose code decides the folded state: the fold, the state
-    classes, the event classes and their upcasters. An empty string (a module
-    without a source file) turns snapshots off for that projection.
-    """
-    digest = sha256(f"batchlog-snapshot-{FORMAT}".encode())
-    for module in modules:
-        if isinstance(module, str):
-            module = sys.modules.get(module) or __import__(module, fromlist=["_"])
-        source = getattr(module, "__file__", None)
-        if not source:
-            return ""
-        try:
-            digest.update(module.__name__.encode() + b"\0" + Path(source).read_bytes() + b"\0")
-        except OSError:
-            return ""
-    return digest.hexdigest()
 
 
 _converter = None
@@ -113,7 +93,7 @@ class Snapshots:
     def replay(self, log: EventLog, projection: Projection, *, at: int | None = None) -> Replayed:
         """The same Replayed a full replay gives, folding only the tail after a valid snapshot."""
         state_type = _state_type(projection)
-        if not projection.version or state_type is None:
+        if not version_of(projection) or state_type is None:
             return log.fold(projection, projection.initial, Position(), at=at)
         key = self._key(log, projection, state_type)
         found = self._load(log, projection, key, state_type)
@@ -141,7 +121,7 @@ class Snapshots:
         # No base: this object has not replayed the log (it was empty, or its appends kept their own
         # state); the next snapshot then builds on the start of the file.
         base = self._bases.get((str(log.path), projection.name), _Base(0, 0, 0))
-        if not projection.version or state_type is None:
+        if not version_of(projection) or state_type is None:
             return
         if position.seq - base.seq < self.every or not _clean(replayed):
             return
@@ -168,7 +148,7 @@ class Snapshots:
     @staticmethod
     def _key(log: EventLog, projection: Projection, state_type: type) -> str:
         types = sorted((t.name, t.version, len(t.upcasters)) for t in log.registry.by_name.values())
-        return sha256(orjson.dumps([FORMAT, projection.name, projection.version,
+        return sha256(orjson.dumps([FORMAT, projection.name, version_of(projection),
                                     f"{state_type.__module__}.{state_type.__qualname__}", types])).hexdigest()
 
     def _load(self, log: EventLog, projection: Projection, key: str,
@@ -181,16 +161,10 @@ class Snapshots:
                 self.on_note(f"note: the snapshot {path} is not authentic (edited, or written by another user): "
                              "ignored; the log is replayed in full")
             return None
-        try:
-            doc = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            return None
-        if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
-            return None
-        found = _position(doc)
+        found = current_position(body, key)
         if found is None:
             return None
-        position, line_start, crc = found
+        doc, (position, line_start, crc) = found
         began = time.time_ns()
         signature = _file_signature(log.path)
         unchanged = signature is not None and doc.get("log") == list(signature)
@@ -299,6 +273,21 @@ def read_authentic(path: Path) -> bytes | None:
     if found is None or secret is None or not snapshot_is_authentic(secret, found[1], found[0]):
         return None
     return found[1]
+
+
+def current_position(body: bytes, key: str) -> tuple[dict, tuple[Position, int, int]] | None:
+    """The snapshot document in `body` and where it stands (position, line start, prefix CRC), when it is one
+    this code wrote for this projection; None when it is stale: written by another format or other code
+    (its key differs), or not a snapshot at all. Whether the log still holds what it covers is the store's
+    check (`_log_matches` for a file, the chain for a stored log)."""
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
+        return None
+    found = _position(doc)
+    return None if found is None else (doc, found)
 
 
 def _state_type(projection: Projection) -> type | None:
@@ -415,15 +404,8 @@ def _line_start(path: Path, end: int) -> int | None:
 
 
 def open_log(path: str | os.PathLike, registry: Any, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
-    """The log at `path` with snapshots on: what the CLI's views and commands open (`on_note`: where the notes
-    of a reader go, e.g. a torn tail answered past or a snapshot ignored)."""
-    from engine.log import EventLog
+    """The log at `path` with snapshots on (engine.address.open_log, which takes any log address)."""
+    from engine.address import open_log as open_address
 
-    said: set[str] = set()
-
-    def note_once(text: str) -> None:
-        if on_note is not None and text not in said:
-            said.add(text)
-            on_note(text)
-
-    return EventLog(path, registry, on_wait=on_wait, snapshots=Snapshots(on_note=note_once), on_note=note_once)
+    return open_address(path if isinstance(path, os.PathLike) else Path(path), registry, on_wait=on_wait,
+                        on_note=on_note)

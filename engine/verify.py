@@ -6,13 +6,16 @@ Also receipts: a kept (seq, hash, time) proves later that the log only grew.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import attrs
 
 from engine.chain import GENESIS, line_hash
-from engine.lines import LineReader
 from engine.registry import Registry
-from engine.scan import Problem, Scan
+from engine.scan import Position, Problem, Scan
+
+if TYPE_CHECKING:
+    from engine.log import EventLog
 
 RECEIPT_PREFIX = "batchlog-receipt"
 
@@ -69,17 +72,22 @@ class Report:
         }
 
 
-def verify(path: str | os.PathLike, registry: Registry, since: Receipt | None = None) -> Report:
-    """Check every line of the log at `path`; with `since`, also that it only grew since that receipt."""
-    scan = Scan(path, registry, describe=True, check_ids=True)
+def verify(log: str | os.PathLike | EventLog, registry: Registry, since: Receipt | None = None) -> Report:
+    """Check every line of `log` (an EventLog of any store, or a file's path); with `since`, also that it only
+    grew since that receipt (a receipt taken of the same lines in any store)."""
+    if isinstance(log, (str, os.PathLike)):
+        from engine.log import EventLog
+
+        log = EventLog(log, registry)
+    scan = Scan(log.address, registry, describe=True, check_ids=True, lines=log.lines)
     for _ in scan:
         pass
     problems = [*scan.problems, *scan.newer]
     if since is not None:
-        problems.extend(_since_problems(path, since))
+        problems.extend(_since_problems(log, since))
     problems.sort(key=lambda p: p.line)
     return Report(
-        path=str(path),
+        path=log.address,
         lines=scan.lines,
         events=scan.lines - scan.bad,
         first_at=scan.first_at,
@@ -90,7 +98,7 @@ def verify(path: str | os.PathLike, registry: Registry, since: Receipt | None = 
     )
 
 
-def _since_problems(path: str | os.PathLike, receipt: Receipt) -> list[Problem]:
+def _since_problems(log: EventLog, receipt: Receipt) -> list[Problem]:
     """The receipt's event must still be line `seq`, hashing the same."""
     import orjson
 
@@ -101,7 +109,8 @@ def _since_problems(path: str | os.PathLike, receipt: Receipt) -> list[Problem]:
             return [Problem(1, "receipt_mismatch", "the receipt of an empty log must hold the hash of nothing")]
         return []
 
-    for number, line in enumerate(LineReader(path), start=1):
+    lines = (line for block in log.lines(Position()).blocks() for line in block)
+    for number, line in enumerate(lines, start=1):
         if number < receipt.seq:
             continue
         try:

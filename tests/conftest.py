@@ -20,3 +20,45 @@ def needs_node():
     from tests.seeds import require_node
 
     return require_node()
+
+
+POSTGRES_ENV = "BATCHLOG_TEST_POSTGRES"
+REQUIRE_POSTGRES_ENV = "BATCHLOG_REQUIRE_POSTGRES"
+
+
+def _postgres_unavailable(url: str | None) -> str | None:
+    """Why no PostgreSQL server can be used for the tests (None: one can)."""
+    if not url:
+        return f"no PostgreSQL server: set {POSTGRES_ENV} to the URL of a database the tests may use"
+    try:
+        import psycopg2
+    except ImportError:
+        return "psycopg2 is not installed (pip install -e '.[test]')"
+    try:
+        psycopg2.connect(url, connect_timeout=5).close()
+    except psycopg2.Error as exc:
+        return f"the PostgreSQL server at {url} cannot be reached: {str(exc).strip().splitlines()[0]}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The URL of a PostgreSQL database the tests may use freely (every test uses its own log names); a skip when
+    there is none, a failure when BATCHLOG_REQUIRE_POSTGRES=1 (CI must not skip them)."""
+    url = os.environ.get(POSTGRES_ENV)
+    why = _postgres_unavailable(url)
+    if why is not None:
+        if os.environ.get(REQUIRE_POSTGRES_ENV) == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    return url
+
+
+@pytest.fixture
+def log_name(request) -> str:
+    """A log name of this test's own (unique across runs and workers)."""
+    import re
+    import uuid
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "-", request.node.name)[:80].strip("-.") or "t"
+    return f"{stem}-{uuid.uuid4().hex[:12]}"

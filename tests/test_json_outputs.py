@@ -106,6 +106,7 @@ def scenario(tmp: Path) -> list[tuple[str, list[str]]]:
         ("log verify", [log]),
         ("log show", [log]),
         ("log head", [log]),
+        ("log migrate", [log, str(tmp / "copy" / "events.jsonl")]),
         ("tune init", ["--dataset", str(DATASET), "--dir", str(tmp / "new")]),
         ("tune import", [str(zen)]),
         ("tune status", d),

@@ -26,9 +26,9 @@ IO_CALLS = {
     "time", "read_text", "read_bytes", "write_text", "write_bytes", "getenv", "environ", "system", "popen",
     "unlink", "mkdir", "rmtree", "listdir", "scandir", "stat", "exists", "is_file", "is_dir", "urandom",
 }
-# What projections/ may take from engine/: types and the snapshot key of a fold (a hash of the fold's own
-# source, computed once when the projection is built: wiring, never part of a decision or an answer).
-ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "code_version", "REGISTRY"}
+# What projections/ may take from engine/: types and the snapshot key of a fold (`CodeVersion`: a hash of the
+# fold's own source, computed when a snapshot is first used, never at import; never part of an answer).
+ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "CodeVersion", "REGISTRY"}
 ENGINE_MODULES = {"engine", "engine.snapshot", "engine.own_types"}
 
 
@@ -113,3 +113,28 @@ def test_a_comment_or_string_naming_io_is_not_io():
     source = '"""open() and import os are words here."""\n# print(1)\nX = "os.environ"\nfrom engine import Event\n'
 
     assert problems_of_projection_module(source, "probe.py") == []
+
+
+def test_importing_every_projection_hashes_no_source():
+    """A projection's snapshot key (the hash of its code) is computed on first use, not at import: importing the
+    projections reads no file of theirs (the start of every command stays short)."""
+    import subprocess
+    import sys
+
+    code = ("import engine.fold_version as versions\n"
+            "def refuse(*modules):\n"
+            "    raise AssertionError(f'code_version{modules} called at import')\n"
+            "versions.code_version = refuse\n"
+            "import projections.catalog, projections.tune.evolve, projections.quick_batch.evolve\n"
+            "import cli.main, cli.tune_log\n"
+            "assert versions._computed == {}, versions._computed\n")
+
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_a_projections_code_version_is_its_sources_hash_once_used():
+    from engine.fold_version import code_version, version_of
+    from projections.tune.evolve import TUNE
+
+    assert version_of(TUNE) == code_version("projections.tune.evolve", "projections.tune.state",
+                                            "projections.tune.events") != ""

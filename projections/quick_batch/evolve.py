@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import Event, Projection
+from engine import CodeVersion, Event, Projection
 from projections.quick_batch.events import (
     BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded, TargetStarted,
 )
@@ -85,16 +85,11 @@ def _apply(draft: _Draft, event: Event) -> None:
             raise TypeError(f"the quick batch has no fold for {event.type}")
 
 
-_VERSION: list[str] = []
+# Snapshots are keyed to a hash of the modules that decide the state (hashed on first use, not at import).
+_VERSION = CodeVersion(("projections.quick_batch.events", "projections.quick_batch.grammar",
+                        "projections.quick_batch.state", "projections.quick_batch.evolve"))
 
 
 def projection() -> Projection:
-    """The fold from an empty batch. Its version, which keys snapshots, is a hash of the modules that
-    decide the state."""
-    if not _VERSION:
-        from engine.snapshot import code_version
-
-        _VERSION.append(code_version("projections.quick_batch.events", "projections.quick_batch.grammar",
-                                     "projections.quick_batch.state", "projections.quick_batch.evolve"))
-    return Projection("quick-batch", Batch(), evolve, version=_VERSION[0], state_type=Batch,
-                      evolve_all=evolve_all)
+    """The fold from an empty batch."""
+    return Projection("quick-batch", Batch(), evolve, version=_VERSION, state_type=Batch, evolve_all=evolve_all)

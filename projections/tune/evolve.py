@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 import orjson
 
-from engine import Event, Projection, code_version
+from engine import CodeVersion, Event, Projection
 from projections.tune.events import (
     REGISTRY,
     BatchBuilt,
@@ -200,9 +200,10 @@ def _with_runs(state: TuneState, runs: tuple[Run, ...]) -> TuneState:
 _replaced = attrs.evolve  # the fold's one way to change a field: a new object, the old one untouched
 
 
-# Snapshots are keyed to the code that folds: this module, the state and the event classes.
+# Snapshots are keyed to the code that folds: this module, the state and the event classes (hashed when a
+# snapshot is first read or written, not at import).
 TUNE = Projection("tune", TuneState(), evolve,
-                  version=code_version(__name__, "projections.tune.state", "projections.tune.events"),
+                  version=CodeVersion((__name__, "projections.tune.state", "projections.tune.events")),
                   state_type=TuneState)
 
 

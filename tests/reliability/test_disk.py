@@ -19,6 +19,7 @@ import pytest
 
 import engine.lock
 import engine.log
+import engine.file_recorder
 from engine import WriteFailed
 from tests.reliability import model
 from tests.reliability.workers import assert_acknowledged_kept, assert_trusted, fork, wait
@@ -106,7 +107,7 @@ class TestInjectedFaults:
         log, acknowledged = seeded_log(path)
         before = path.read_bytes()
         faulty = FaultyOs(path, fail, code, cut_for(after), short)
-        monkeypatch.setattr(engine.log, "os", faulty)
+        monkeypatch.setattr(engine.file_recorder, "os", faulty)
         monkeypatch.setattr(engine.lock, "os", faulty)  # the log is opened where it is locked
 
         with pytest.raises(WriteFailed) as raised:
@@ -125,7 +126,7 @@ class TestInjectedFaults:
         path = tmp_path / "events.jsonl"
         log, acknowledged = seeded_log(path)
         faulty = FaultyOs(path, "write", errno.ENOSPC, cut_for(-1), short=True, then_ok=True)
-        monkeypatch.setattr(engine.log, "os", faulty)
+        monkeypatch.setattr(engine.file_recorder, "os", faulty)
 
         appended = log.append(model.PROJECTION, model.note(2, 1, 3, 20))
 
@@ -134,7 +135,7 @@ class TestInjectedFaults:
 
     def test_a_failed_first_append_leaves_no_file(self, tmp_path, monkeypatch):
         path = tmp_path / "events.jsonl"
-        monkeypatch.setattr(engine.log, "os", FaultyOs(path, "write", errno.ENOSPC, 10))
+        monkeypatch.setattr(engine.file_recorder, "os", FaultyOs(path, "write", errno.ENOSPC, 10))
 
         with pytest.raises(WriteFailed):
             model.open_log(path).append(model.PROJECTION, model.note(1, 1, 2))
@@ -144,7 +145,7 @@ class TestInjectedFaults:
     def test_when_the_cut_back_fails_too_the_next_append_repairs_the_log(self, tmp_path, monkeypatch):
         path = tmp_path / "events.jsonl"
         log, acknowledged = seeded_log(path)
-        monkeypatch.setattr(engine.log, "os", FaultyOs(path, "write", errno.EIO, cut_for(-1), also_fail="ftruncate"))
+        monkeypatch.setattr(engine.file_recorder, "os", FaultyOs(path, "write", errno.EIO, cut_for(-1), also_fail="ftruncate"))
 
         with pytest.raises(WriteFailed):
             log.append(model.PROJECTION, model.note(2, 1, 3, 20))
