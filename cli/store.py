@@ -47,7 +47,7 @@ def check_store(value: str) -> str:
         return value
     scheme = value.partition("://")[0].lower()
     if scheme not in POSTGRESQL_SCHEMES or "://" not in value:
-        hint = " (the loop's folder goes to --dir)" if "://" not in value and value not in ("", ".") else ""
+        hint = " (a folder goes to --dir or --run-dir)" if "://" not in value and value not in ("", ".") else ""
         raise ValueError(f"{_masked(value)!r} is not a store: give {STORE_FORM}{hint}")
     problem = _url_problem(value)
     if problem:
@@ -64,7 +64,7 @@ def _url_problem(url: str) -> str:
         return f"the URL cannot be read ({error})"
     database = parts.path.removeprefix("/")
     if not database or "/" in database:
-        return "it names no database (…/dbname)"
+        return "it names no database (.../dbname)"
     if parts.fragment:
         return "a URL of a database has no #fragment"
     if any(key == "log" for key, _, _ in (pair.partition("=") for pair in parts.query.split("&"))):
@@ -128,7 +128,7 @@ def chosen(store: str | None = None, log: str | None = None) -> Store:
     if store in (None, FILE):
         if log is not None:
             raise BadSetting(f"--log {log} names a log on a server, and the log is in the file {LOG_NAME} of the "
-                             f"loop's folder: drop --log, or give --store postgresql://… (or {STORE_ENV})", log=log)
+                             f"loop's folder: drop --log, or give --store postgresql://... (or {STORE_ENV})", log=log)
         return Store()
     return Store(store, log)
 
@@ -160,7 +160,8 @@ def open_log(store: Store, folder: Path, registry: Registry, *, on_wait: Any = N
     address = store.address(folder)
     if not store.is_file and not _engine_opens_addresses():
         raise StoreUnavailable(f"this batchlog keeps logs in files only: it cannot open {_masked(address)}; drop "
-                               f"--store (and {STORE_ENV}) to use DIR/{LOG_NAME}", store=_masked(store.url or ""))
+                               f"--store (and {STORE_ENV}) to keep the log in the loop's folder ({LOG_NAME})",
+                               store=_masked(store.url or ""))
     return engine.open_log(address, registry, on_wait=on_wait, on_note=on_note)
 
 

@@ -1,4 +1,4 @@
-"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl.
+"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl (or in --store).
 
 Each command parses, makes one decision (through `EventLog.append`, under the
 lock) or asks one view, and renders. Files are read and written in cli/tune_io.py;
@@ -60,7 +60,8 @@ app.add_typer(run_app, name="run", help="start a run of a batch (or the final ch
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
+                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
 
 
 def _not_a_placeholder(option: str):
@@ -286,8 +287,8 @@ def run_regrade_command(
 
 
 @difficult_app.callback()
-def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
-                      at: At = None, as_json: Json = False) -> int:
+def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: StoreOption = None,
+                      log_name: LogName = None, at: At = None, as_json: Json = False) -> int:
     """The difficult list: case, why, status (open / fixed / stuck), retries, notes.
 
     Example: batchlog tune difficult --json
@@ -298,8 +299,8 @@ def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: 
 
 
 @difficult_app.command("list")
-def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None, at: At = None,
-                           as_json: Json = False) -> int:
+def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                           at: At = None, as_json: Json = False) -> int:
     """The difficult list (same as `batchlog tune difficult`).
 
     Example: batchlog tune difficult list --at 40
@@ -423,8 +424,8 @@ def usage_command(
 
 
 @app.command("next")
-def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None, at: At = None,
-                 as_json: Json = False) -> int:
+def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                 at: At = None, as_json: Json = False) -> int:
     """The one next step of the loop, in words, and the exact command to run.
 
     Example: batchlog tune next --dir finetune

@@ -22,7 +22,8 @@ def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
     """The log of the tuning in `folder` (DIR/events.jsonl, or in `store`; None: as BATCHLOG_STORE says), read with
     every known type (so another loop's log is recognised)."""
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
-    return stores.open_log(store if store is not None else stores.chosen(), folder, all_types(), on_wait=say, on_note=say)
+    store = store if store is not None else stores.chosen()
+    return stores.open_log(store, folder, all_types(), on_wait=say, on_note=say)
 
 
 def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True,
