@@ -5,25 +5,29 @@ it brings) and building the command (~0.3 s); here a small parser reads the few 
 and calls the very functions the typer commands call (cli/tune_views.py), with errors reported by the same
 `cli.errors.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
 option, a number out of its range, `-o`, `--`, anything else, and it answers None so that the typer app
-runs instead and the user gets typer's own usage message and exit code 2.
+runs instead and the user gets typer's own usage message and exit code 2. A log kept elsewhere than in a file
+(`--store`, BATCHLOG_STORE) goes to typer too: the fast path is for the file store.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cli import store as stores
 from cli import tune_views
 from cli.errors import reported
 from cli.tune_log import DEFAULT_DIR
 
-# For each view, its options as cli/tune.py declares them: None for a flag, "path" for a folder, else the
-# range of a whole number (None: no largest).
+# For each view, its options as cli/tune.py declares them: None for a flag, "path" for a folder, "text" for a
+# word, else the range of a whole number (None: no largest).
 _DIR, _AT, _JSON = ("--dir", "path"), ("--at", (1, None)), ("--json", None)
+_STORE, _LOG = ("--store", "text"), ("--log", "text")
 _WHOLE = tune_views.LARGEST
 VIEWS: dict[str, dict[str, tuple[int, int | None] | str | None]] = {
-    "status": dict([_DIR, _AT, _JSON, ("-m", (1, _WHOLE))]),
-    "next": dict([_DIR, _AT, _JSON]),
-    "next-batch": dict([_DIR, _AT, _JSON, ("-m", (1, _WHOLE)), ("-r", (0, _WHOLE)), ("--seed", (0, _WHOLE))]),
+    "status": dict([_DIR, _STORE, _LOG, _AT, _JSON, ("-m", (1, _WHOLE))]),
+    "next": dict([_DIR, _STORE, _LOG, _AT, _JSON]),
+    "next-batch": dict([_DIR, _STORE, _LOG, _AT, _JSON, ("-m", (1, _WHOLE)), ("-r", (0, _WHOLE)),
+                        ("--seed", (0, _WHOLE))]),
 }
 _DIGITS = 16  # longer numbers (and leading zeros, signs, spaces, underscores) are left to typer
 
@@ -34,22 +38,41 @@ def fast_view(args: list[str]) -> int | None:
     if parsed is None:
         return None
     view, options = parsed
+    store = _file_store(options.get("--store"), options.get("--log"))
+    if store is None:
+        return None
     folder, at, as_json = options.get("--dir", DEFAULT_DIR), options.get("--at"), bool(options.get("--json"))
     size, recheck, seed = options.get("-m"), options.get("-r"), options.get("--seed")
     calls = {
-        "status": lambda: tune_views.status_view(folder, at, as_json, size),
-        "next": lambda: tune_views.next_view(folder, at, as_json),
-        "next-batch": lambda: tune_views.next_batch_view(folder, at, as_json, size, recheck, seed),
+        "status": lambda: tune_views.status_view(folder, at, as_json, size, store),
+        "next": lambda: tune_views.next_view(folder, at, as_json, store),
+        "next-batch": lambda: tune_views.next_batch_view(folder, at, as_json, size, recheck, seed, store),
     }
     return reported(calls[view], as_json)
 
 
-def parse(args: list[str]) -> tuple[str, dict[str, Path | int | bool]] | None:
+def _file_store(store: object, log: object) -> stores.Store | None:
+    """The file store when the options and BATCHLOG_STORE choose it; None for any other store, and for a value
+    the options or the environment cannot take (typer then says what is wrong)."""
+    from engine import BadSetting
+
+    try:
+        if store is not None:
+            stores.check_store(str(store))
+        if log is not None:
+            stores.check_log_name(str(log))
+        chosen = stores.chosen(None if store is None else str(store), None if log is None else str(log))
+    except (ValueError, BadSetting):
+        return None
+    return chosen if chosen.is_file else None
+
+
+def parse(args: list[str]) -> tuple[str, dict[str, Path | int | str | bool]] | None:
     """`["tune", VIEW, options...]` as (VIEW, {option: value}); None for anything else."""
     if len(args) < 2 or args[0] != "tune" or args[1] not in VIEWS:
         return None
     known = VIEWS[args[1]]
-    options: dict[str, Path | int | bool] = {}
+    options: dict[str, Path | int | str | bool] = {}
     rest = args[2:]
     index = 0
     while index < len(rest):
@@ -78,11 +101,13 @@ def parse(args: list[str]) -> tuple[str, dict[str, Path | int | bool]] | None:
     return args[1], options
 
 
-def _value(text: str, kind: tuple[int, int | None] | str) -> Path | int | None:
+def _value(text: str, kind: tuple[int, int | None] | str) -> Path | int | str | None:
     if not text or text.startswith("-"):
         return None
     if kind == "path":
         return Path(text)
+    if kind == "text":
+        return text
     if not (text.isascii() and text.isdigit()) or len(text) > _DIGITS or (text != "0" and text[0] == "0"):
         return None
     number, (smallest, largest) = int(text), kind

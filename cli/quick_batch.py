@@ -92,13 +92,40 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _store_options(parser: Any) -> None:
+    """`--store URL` and `--log NAME`: where the batch's log is kept (cli/store.py); the run folder keeps the rest."""
+    from cli import store
+
+    parser.add_argument("--store", default=None, metavar="URL", type=_checked(store.check_store),
+                        help=f"where the log is kept: {store.STORE_FORM} (default: ${store.STORE_ENV}, else file: "
+                             "<run dir>/events.jsonl)")
+    parser.add_argument("--log", default=None, metavar="NAME", type=_checked(store.check_log_name),
+                        help="the log's name on the server (default: the run folder's name); never a path")
+
+
+def _checked(check: Any) -> Any:
+    """An argparse type: `check`'s ValueError is a usage error (exit 2) naming the fix."""
+
+    def value(text: str) -> str:
+        try:
+            return check(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return value
+
+
 def _command(sub: Any, name: str, only: str | None = None) -> Any:
     """A subcommand's parser, its help ending with its example; a stand-in that adds nothing when this run
     parses another subcommand."""
     help_text, example = COMMANDS[name]
     parser = sub.add_parser(name, help=help_text, description=help_text, epilog=f"Example: {example}",
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    return parser if only is None or name == only else _Unbuilt()
+    if only is not None and name != only:
+        return _Unbuilt()
+    if name != "parse":
+        _store_options(parser)
+    return parser
 
 
 class _Unbuilt:
@@ -116,26 +143,29 @@ def main(args: list[str]) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from cli import quick_batch_commands as commands
+    from cli.store import chosen
 
     if args.cmd == "parse":
         _emit(commands.parse(args.file))
-    elif args.cmd == "start":
-        _emit(commands.start(args))
+        return EXIT_OK
+    store = chosen(args.store, args.log)
+    if args.cmd == "start":
+        _emit(commands.start(args, store))
     elif args.cmd == "next":
-        answer, start_event = commands.next_target(Path(args.run_dir))
+        answer, start_event = commands.next_target(Path(args.run_dir), store)
         if start_event is not None:
             _emit(start_event, "stderr")
         _emit(answer)
     elif args.cmd == "record":
-        _emit(commands.record(Path(args.run_dir), args.batch, args.exit_codes), args.target)
+        _emit(commands.record(Path(args.run_dir), args.batch, args.exit_codes, store), args.target)
     elif args.cmd == "summarize":
-        _emit(commands.summarize(Path(args.run_dir), Path(args.output_dir)), args.target)
+        _emit(commands.summarize(Path(args.run_dir), Path(args.output_dir), store), args.target)
     elif args.cmd == "status":
         from cli.quick_batch_status import status
 
-        print(status(Path(args.run_dir), args.json, args.at), file=sys.stdout)
+        print(status(Path(args.run_dir), args.json, args.at, store), file=sys.stdout)
     else:
         from cli.quick_batch_status import import_seed_batch
 
-        _emit(import_seed_batch(Path(args.run_dir)))
+        _emit(import_seed_batch(Path(args.run_dir), store))
     return EXIT_OK

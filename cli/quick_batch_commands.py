@@ -16,6 +16,7 @@ from typing import Any
 
 import engine
 from cli import quick_batch_io as io
+from cli.store import Store
 from engine import WriteFailed
 from projections.errors import BadInput, Refused
 from cli import quick_batch_effects as effects_io
@@ -61,7 +62,7 @@ def _write_failed(error: WriteFailed | OSError, run_dir: Path, workflow: str) ->
                    halt_reason=WRITE_FAILURE[workflow])
 
 
-def start(args: argparse.Namespace) -> dict[str, Any]:
+def start(args: argparse.Namespace, store: Store | None = None) -> dict[str, Any]:
     if args.briefs is not None:
         if args.file is not None:
             raise Refused("give start a batch file or --briefs, not both", halt_reason="input-invalid")
@@ -69,12 +70,12 @@ def start(args: argparse.Namespace) -> dict[str, Any]:
             raise Refused("start --briefs takes --run-root, not --run-dir: the briefs name their batch run folder",
                           halt_reason="input-invalid")
         return start_briefs(args.briefs, Path(args.run_root), args.fail_fast, args.brief_schema, args.exit_codes,
-                            args.brief_validator)
+                            args.brief_validator, store)
     if args.file is None:
         raise Refused("start needs the batch file, or --briefs", halt_reason="input-invalid")
     if args.run_dir is None or args.run_root is not None:
         raise Refused("start with a batch file takes --run-dir, not --run-root", halt_reason="input-invalid")
-    return start_file(args.file, Path(args.run_dir), args.fail_fast, args.exit_codes)
+    return start_file(args.file, Path(args.run_dir), args.fail_fast, args.exit_codes, store)
 
 
 def _decided(log: engine.EventLog, command_of: Callable[[Batch], Command]) -> tuple[Any, Decision]:
@@ -109,7 +110,7 @@ def _carry_out(log: engine.EventLog, run_dir: Path, effects: tuple[Effect, ...])
             case ClearEndedBatch():
                 effects_io.clear_ended_batch(effect)
             case ArchiveAndRemove():
-                effects_io.archive_and_remove(effect)
+                effects_io.archive_and_remove(effect, log)
             case WriteSummary():
                 path, warnings = effects_io.write_summary(effect)
                 written = RecordSummaryWritten(run_dir.as_posix(), path, tuple(warnings))
@@ -118,9 +119,10 @@ def _carry_out(log: engine.EventLog, run_dir: Path, effects: tuple[Effect, ...])
     return state
 
 
-def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None) -> dict[str, Any]:
+def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None,
+               store: Store | None = None) -> dict[str, Any]:
     path = os.path.abspath(file)  # absolute: a start run again from another folder finds the same batch
-    log = io.open_log(run_dir)
+    log = io.open_log(run_dir, store)
     # The file is read only for a new batch, as the seed does. New is decided on the log's acknowledged
     # events, not on the file's existence: a start killed before its event was durable is a new start.
     resuming = log.exists() and _has_start(log)
@@ -161,7 +163,8 @@ def _has_start(log: engine.EventLog) -> bool:
 
 
 def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str | None,
-                 exit_codes: str | None, validator_path: str | None = None) -> dict[str, Any]:
+                 exit_codes: str | None, validator_path: str | None = None,
+                 store: Store | None = None) -> dict[str, Any]:
     from cli.quick_batch_briefs import batch_dir, expand_briefs, load_validator
 
     briefs = tuple(expand_briefs(paths))
@@ -169,7 +172,7 @@ def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str 
         raise Refused(f"no skill-brief.yaml under {', '.join(paths)}", halt_reason="brief-missing")
     run_dir = batch_dir(run_root, list(briefs))
     shown = run_dir.as_posix()
-    log = io.open_log(run_dir)
+    log = io.open_log(run_dir, store)
     if log.exists():
         io.refuse_foreign_log(log)
     given = _given_codes(exit_codes) if exit_codes is not None else None
@@ -194,9 +197,9 @@ def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str 
     return views.start_briefs_answer(appended.state, shown, resumed=not appended.events)
 
 
-def next_target(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def next_target(run_dir: Path, store: Store | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(the answer, the start event for stderr or None)."""
-    log = io.open_log(run_dir)
+    log = io.open_log(run_dir, store)
     io.require_log(log, run_dir)
     shown = run_dir.as_posix()
 
@@ -222,8 +225,8 @@ def next_target(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return views.next_answer(line, folder.as_posix()), views.start_event(line)
 
 
-def record(run_dir: Path, number: int, exit_codes: str | None) -> dict[str, Any]:
-    log = io.open_log(run_dir)
+def record(run_dir: Path, number: int, exit_codes: str | None, store: Store | None = None) -> dict[str, Any]:
+    log = io.open_log(run_dir, store)
     io.require_log(log, run_dir)
     given = _given_codes(exit_codes)
     shown = run_dir.as_posix()
@@ -240,13 +243,13 @@ def record(run_dir: Path, number: int, exit_codes: str | None) -> dict[str, Any]
     return views.end_event(appended.state.results[str(number)])
 
 
-def summarize(run_dir: Path, output_dir: Path) -> dict[str, Any]:
-    if not run_dir.exists():
+def summarize(run_dir: Path, output_dir: Path, store: Store | None = None) -> dict[str, Any]:
+    log = io.open_log(run_dir, store)
+    if not run_dir.exists() and not log.exists():  # a file store's log is in the run folder
         workflow = CREATE_WORKFLOW if run_dir.name.startswith(f"{CREATE_WORKFLOW}-") else WORKFLOW
         latest = output_dir / f"{views.SUMMARY_STEMS[workflow]}-latest.json"
         raise BadInput(f"no batch in {run_dir.as_posix()}: a batch whose targets all succeeded removes its run "
                        f"folder once summarized; its summary is {latest.as_posix()}")
-    log = io.open_log(run_dir)
     io.require_log(log, run_dir)
     timestamp, _ = decide.stamps(engine.now_datetime())
     inside = output_dir.resolve().is_relative_to(run_dir.resolve())

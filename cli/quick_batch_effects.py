@@ -11,15 +11,19 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.layout import LOG_NAME
 from cli.quick_batch_io import remove_tree
+from cli.store import log_file, log_lines
 from engine.files import claim_new_file, write_atomically
 from projections.errors import BadInput
 from projections.quick_batch.commands import (
     ArchiveAndRemove, ClearEndedBatch, PrepareTargetFolder, RemoveTargetFolder, WriteSummary,
 )
+
+if TYPE_CHECKING:
+    from engine import EventLog
 
 SUMMARY_NAMES = 1000  # `stem-stamp.json`, then `-2` … `-999`, as the seed
 
@@ -107,32 +111,41 @@ def clear_ended_batch(effect: ClearEndedBatch) -> None:
                 pass
 
 
-def archive_and_remove(effect: ArchiveAndRemove) -> None:
+def archive_and_remove(effect: ArchiveAndRemove, log: EventLog) -> None:
     """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder, its
     log last: until the log goes, a repeat of summarize finds the batch and finishes the removal.
 
     The folder stays when the copy fails: the log is the batch's only audit trail. A note beside the
-    run folder (`archive_note`) says where the summary and the log went, for `status`.
+    run folder (`archive_note`) says where the summary and the log went, for `status`. The copy is the log's
+    lines as the engine reads them, from any store; a log kept on a server stays there.
     """
     run_dir, summary = Path(effect.run_dir), Path(effect.summary_path)
-    log = run_dir / LOG_NAME
     archive = summary.with_name(f"{summary.stem}.{LOG_NAME}")
     try:
-        data = log.read_bytes()
-        write_atomically(archive, data)
+        write_atomically(archive, b"".join(line + b"\n" for line in log_lines(log)))
         write_atomically(archive_note(run_dir), json.dumps(
             {"summary": os.path.relpath(summary, run_dir.parent), "archive": os.path.relpath(archive, run_dir.parent)},
             indent=2).encode() + b"\n")
     except OSError:
         return
-    for child in run_dir.iterdir():
-        if child.name == LOG_NAME:
+    _remove_run_folder(run_dir, log_file(log))
+
+
+def _remove_run_folder(run_dir: Path, log: Path | None) -> None:
+    """The run folder and all it holds, the log file (if it is in there) last."""
+    try:
+        children = list(run_dir.iterdir())
+    except OSError:
+        return  # removed already (a repeat), or never made on this machine
+    for child in children:
+        if child == log:
             continue
         if child.is_dir() and not child.is_symlink():
             remove_tree(child)
         else:
             _unlink(child)
-    _unlink(log)
+    if log is not None:
+        _unlink(log)
     import shutil  # only here: it imports bz2 and lzma, which `next` and `record` never need
 
     shutil.rmtree(run_dir, ignore_errors=True)  # what a concurrent command made in the meantime

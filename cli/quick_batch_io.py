@@ -6,16 +6,17 @@ messages are skf-quick-batch.py's. Raises `BadInput` (exit 1) for what it cannot
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from cli import store as stores
 from cli.layout import LOG_NAME
 from engine import EventLog
 from engine.files import read_regular
-from engine.snapshot import open_log as snapshot_log
 from projections.errors import BadInput, Refused, WrongLog
 from projections.quick_batch.commands import Staged, Unstaged
 from projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
@@ -91,33 +92,39 @@ def remove_tree(path: Path) -> None:
 # ─── the log ────────────────────────────────────────────────────────────────
 
 
-def open_log(run_dir: Path) -> EventLog:
-    """The batch's log, with snapshots (`events.jsonl.snap/`, written once a batch is long)."""
-    return snapshot_log(run_dir / LOG_NAME, REGISTRY, on_wait=_say, on_note=_say)
+def open_log(run_dir: Path, store: stores.Store | None = None) -> EventLog:
+    """The batch's log (`<run dir>/events.jsonl`, or in `store`; None: as BATCHLOG_STORE says), with snapshots
+    (`events.jsonl.snap/`, written once a batch is long)."""
+    return stores.open_log(store if store is not None else stores.chosen(), run_dir, REGISTRY, on_wait=_say,
+                           on_note=_say)
 
 
 def open_log_at(path: Path) -> EventLog:
     """A quick batch's log under another name (the copy archived beside its summary), read-only use."""
-    return EventLog(path, REGISTRY, on_wait=_say)
+    return stores.open_archive(path, REGISTRY, on_wait=_say)
 
 
 def refuse_foreign_log(log: EventLog) -> None:
     """WrongLog when the log's first event is not a quick batch's (e.g. a tuning's log)."""
-    try:
-        with open(log.path, "rb") as fh:
-            first = fh.readline()
-    except OSError:
-        return  # the engine names an unreadable log
-    if not first.endswith(b"\n"):
-        return
-    try:
-        kind = json.loads(first).get("type")
-    except (ValueError, AttributeError):
-        return  # a damaged first line: `log verify` names it
-    if isinstance(kind, str) and not kind.startswith(TYPE_PREFIX):
-        raise WrongLog(f"{log.path.as_posix()} is not a quick batch's log (its first event is {kind}): give "
+    kind = _first_type(log)
+    if kind is not None and not kind.startswith(TYPE_PREFIX):
+        raise WrongLog(f"{stores.shown(log)} is not a quick batch's log (its first event is {kind}): give "
                        "`batchlog quick-batch` the run folder of a quick batch, or use the command of that log's loop",
-                       path=log.path.as_posix(), type=kind)
+                       path=stores.shown(log), type=kind)
+
+
+def _first_type(log: EventLog) -> str | None:
+    """The type of the log's first event, read with a scan (None: no event that can be read; the engine names
+    a damaged or newer log). A first event of a type this loop does not know is read again with every type
+    batchlog knows, to name it."""
+    first = log.scan(at=1, decode=False)
+    for event in first:
+        return event.type
+    if not any(problem.seq == 1 for problem in first.newer):
+        return None
+    from projections.catalog import all_types
+
+    return next((event.type for event in stores.read_with(log, all_types()).scan(at=1, decode=False)), None)
 
 
 def require_log(log: EventLog, run_dir: Path) -> None:
@@ -126,10 +133,9 @@ def require_log(log: EventLog, run_dir: Path) -> None:
         refuse_foreign_log(log)
         return
     if run_dir.exists() and not run_dir.is_dir():
-        try:
-            log.path.read_bytes()
-        except OSError as e:
-            raise BadInput(f"the batch in {run_dir.as_posix()} cannot be read: {e}") from None
+        # As the seed, which reads its state file in the run folder (the message names the file).
+        error = NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(run_dir / LOG_NAME))
+        raise BadInput(f"the batch in {run_dir.as_posix()} cannot be read: {error}")
     if (run_dir / SEED_BATCH_FILE).is_file():
         raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
                       f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")

@@ -9,21 +9,22 @@ from typing import Any
 
 from cli import quick_batch_io as io
 from cli.past import require_within_log
+from cli.store import Store, shown
 from projections.errors import BadInput, Refused
 from projections.quick_batch import decide, progress
 from projections.quick_batch.evolve import projection
 from projections.quick_batch.state import Batch
 
 
-def status(run_dir: Path, as_json: bool, at: int | None = None) -> str:
-    log = io.open_log(run_dir)
+def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | None = None) -> str:
+    log = io.open_log(run_dir, store)
     archived = _archived(run_dir)
     if archived is not None:
         log = io.open_log_at(archived[1])
     else:
         io.require_log(log, run_dir)
     replayed = log.replay(projection(), at=at)
-    require_within_log(at, replayed.position.seq, log.path)
+    require_within_log(at, replayed.position.seq, shown(log))
     state = replayed.state
     decide.require_batch(state, run_dir.as_posix())
     data = progress.progress(state, run_dir.as_posix())
@@ -46,7 +47,7 @@ def _archived(run_dir: Path) -> tuple[Path, Path] | None:
     return (summary, archive) if archive.is_file() else None
 
 
-def import_seed_batch(run_dir: Path) -> dict[str, Any]:
+def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, Any]:
     """Write the log a seed batch.jsonl implies (torn and bad lines skipped, as the seed reads it)."""
     from projections.quick_batch.seed_import import events_of_seed_lines  # only `import` reads seed lines
 
@@ -56,9 +57,9 @@ def import_seed_batch(run_dir: Path) -> dict[str, Any]:
     except OSError as e:
         raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.strerror or e}") from None
     events = events_of_seed_lines(data, run_dir.as_posix())
-    log = io.open_log(run_dir)
-    taken = Refused(f"{log.path.as_posix()} already exists: this batch was imported or started with batchlog; "
-                    "go on with `batchlog quick-batch next`", path=log.path.as_posix())
+    log = io.open_log(run_dir, store)
+    taken = Refused(f"{shown(log)} already exists: this batch was imported or started with batchlog; "
+                    "go on with `batchlog quick-batch next`", path=shown(log))
     if log.exists():
         raise taken
 
@@ -69,6 +70,6 @@ def import_seed_batch(run_dir: Path) -> dict[str, Any]:
 
     appended = log.append(projection(), write_all)
     state = appended.state
-    return {"status": "imported", "run_dir": run_dir.as_posix(), "log": log.path.as_posix(),
+    return {"status": "imported", "run_dir": run_dir.as_posix(), "log": shown(log),
             "events": len(appended.events), "targets_total": len(state.started.targets),
             "recorded": len(state.results), "summarized": state.summary is not None}

@@ -1,4 +1,4 @@
-"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl.
+"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl (or in --store).
 
 Each command parses, makes one decision (through `EventLog.append`, under the
 lock) or asks one view, and renders. Files are read and written in cli/tune_io.py;
@@ -16,7 +16,8 @@ from typing import Annotated
 import attrs
 import typer
 
-from cli.options import At, Json
+from cli.options import At, Json, LogName, Store as StoreOption
+from cli.store import Store, chosen, shown
 from engine import EventLog
 from engine.own_types import NAMES as ENGINE_TYPES
 from cli.tune_io import (
@@ -59,7 +60,8 @@ app.add_typer(run_app, name="run", help="start a run of a batch (or the final ch
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", help="the tuning's folder (log: DIR/events.jsonl)")]
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
+                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
 
 
 def _not_a_placeholder(option: str):
@@ -120,6 +122,8 @@ def init_command(
     concurrency: Annotated[int | None, typer.Option("--concurrency", max=LARGEST, metavar="N",
                                                     help="default min(max-batch + recheck, 16)")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Start a tuning: read the dataset, record the settings and the selection.
@@ -129,7 +133,7 @@ def init_command(
     cases, name = read_dataset_and_name(dataset)
     command = InitTuning(path_from(folder, dataset), cases, limit, min_batch, max_batch, recheck, seed,
                          max_retries, concurrency, name)
-    state = decide_in(folder, command)
+    state = decide_in(folder, command, chosen(store_url, log_name))
     settings = state.settings
     assert settings is not None
     line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
@@ -144,6 +148,8 @@ def status_command(
     size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
                                              help="the next size as -m would set it (as batch.mjs -m)")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     at: At = None,
     as_json: Json = False,
 ) -> int:
@@ -151,7 +157,7 @@ def status_command(
 
     Example: batchlog tune status --at 12
     """
-    return status_view(folder, at, as_json, size)
+    return status_view(folder, at, as_json, size, chosen(store_url, log_name))
 
 
 @app.command("next-batch")
@@ -165,6 +171,8 @@ def next_batch_command(
     out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json",
                                             callback=_not_a_placeholder("-o"))] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     at: At = None,
     as_json: Json = False,
 ) -> int:
@@ -175,10 +183,11 @@ def next_batch_command(
     if out is not None and at is not None:
         raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
                                  param_hint="--at")
+    store = chosen(store_url, log_name)
     if out is None:
-        return next_batch_view(folder, at, as_json, size, recheck, seed)
-    check_batch_files(out, tune_log(folder).path)
-    state = decide_in(folder, BuildBatch(size, recheck, seed))
+        return next_batch_view(folder, at, as_json, size, recheck, seed, store)
+    check_batch_files(out, store.file(folder))
+    state = decide_in(folder, BuildBatch(size, recheck, seed), store)
     assert state.last_batch is not None
     plan = plan_of(state, state.last_batch)
     # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
@@ -193,6 +202,8 @@ def run_start_command(
     kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
     final: Annotated[bool, typer.Option("--final", help="the final check: the whole selection at once")] = False,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Create the next run of a half (or of the final check), write its runs/<name>/cases.json, print its name.
@@ -201,7 +212,8 @@ def run_start_command(
     """
     if final == (batch is not None or kind is not None) or (not final and (batch is None or kind is None)):
         raise typer.BadParameter("give --batch N --kind nomem|mem, or --final alone")
-    state = decide_in(folder, StartFinal() if final else StartRun(batch or 0, kind or ""))
+    command = StartFinal() if final else StartRun(batch or 0, kind or "")
+    state = decide_in(folder, command, chosen(store_url, log_name))
     run = state.last_run
     assert run is not None
     path = run_cases_path(folder, run.name)
@@ -223,6 +235,8 @@ def run_grade_command(
     findings: Annotated[str | None, typer.Option("--findings", metavar="FILE", help="the run's findings.md")] = None,
     note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Grade a run once: its verdict, the cases it got wrong, its figures.
@@ -232,8 +246,8 @@ def run_grade_command(
     if findings is not None and not Path(findings).is_file():
         raise BadInput(f"findings file {findings} is not a file: give the path of the run's findings.md",
                        file=findings)
-    state = decide_in(folder, GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings,
-                                     note))
+    command = GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings, note)
+    state = decide_in(folder, command, chosen(store_url, log_name))
     graded = state.run_named(run)
     assert graded is not None
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
@@ -253,13 +267,16 @@ def run_regrade_command(
     saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
                                                     help="memories saved that it already had")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Correct a grade given by mistake, while nothing was decided on it (the original stays in the log).
 
     Example: batchlog tune run regrade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day --reason "missed the second mail"
     """
-    state = decide_in(folder, RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice))
+    command = RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice)
+    state = decide_in(folder, command, chosen(store_url, log_name))
     graded = state.run_named(run)
     correction = next(c for c in reversed(state.corrections) if c.run == run)
     assert graded is not None
@@ -270,27 +287,29 @@ def run_regrade_command(
 
 
 @difficult_app.callback()
-def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: StoreOption = None,
+                      log_name: LogName = None, at: At = None, as_json: Json = False) -> int:
     """The difficult list: case, why, status (open / fixed / stuck), retries, notes.
 
     Example: batchlog tune difficult --json
     """
     if ctx.invoked_subcommand is not None:
         return 0
-    return _list_difficult(folder, at, as_json)
+    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
 
 
 @difficult_app.command("list")
-def difficult_list_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                           at: At = None, as_json: Json = False) -> int:
     """The difficult list (same as `batchlog tune difficult`).
 
     Example: batchlog tune difficult list --at 40
     """
-    return _list_difficult(folder, at, as_json)
+    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
 
 
-def _list_difficult(folder: Path, at: int | None, as_json: bool) -> int:
-    rows = difficult_rows(tuning_state(folder, at, usage=False))
+def _list_difficult(folder: Path, store: Store, at: int | None, as_json: bool) -> int:
+    rows = difficult_rows(tuning_state(folder, at, usage=False, store=store))
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]
@@ -305,13 +324,15 @@ def difficult_add_command(
     run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run it went wrong in")],
     note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Put a case on the difficult list.
 
     Example: batchlog tune difficult add planning-organize-day --reason wrong --run batch02-nomem-run1
     """
-    state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note))
+    state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note), chosen(store_url, log_name))
     entry = state.difficult_entry(case)
     assert entry is not None
     return emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
@@ -324,13 +345,15 @@ def difficult_fix_command(
     run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run that got it right")],
     note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Mark a difficult case fixed in a later run.
 
     Example: batchlog tune difficult fix billing-refund-late --run batch03-nomem-run2 --note "named the file"
     """
-    state = decide_in(folder, FixDifficult(case, run, note))
+    state = decide_in(folder, FixDifficult(case, run, note), chosen(store_url, log_name))
     entry = state.difficult_entry(case)
     assert entry is not None
     return emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
@@ -343,13 +366,15 @@ def change_command(
     summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words")],
     lines: Annotated[int | None, typer.Option("--lines", max=LARGEST, metavar="N", help="lines changed")] = None,
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Record what a run's fix changed.
 
     Example: batchlog tune change batch01-nomem-run1 --file agents/prompts/planner.md --summary "rule 1" --lines 6
     """
-    decide_in(folder, RecordChange(run, file, summary, lines))
+    decide_in(folder, RecordChange(run, file, summary, lines), chosen(store_url, log_name))
     counted = f" ({lines} lines)" if lines is not None else ""
     return emit(as_json, [f"{run}: {file}{counted}: {summary}"],
                  {"run": run, "file": file, "summary": summary, "lines": lines})
@@ -361,13 +386,15 @@ def memory_keep_command(
     nodes: Annotated[str, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory (a whole number)",
                                        callback=_a_count("--nodes"))],
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Make a batch's memory the last good memory (after its with-memory half passed).
 
     Example: batchlog tune memory keep --batch 2 --nodes 41
     """
-    state = decide_in(folder, KeepMemory(batch, int(nodes)))
+    state = decide_in(folder, KeepMemory(batch, int(nodes)), chosen(store_url, log_name))
     kept = state.last_good_memory
     assert kept is not None
     return emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
@@ -382,73 +409,79 @@ def usage_command(
     input_tokens: Annotated[int, typer.Option("--input-tokens", max=LARGEST, metavar="N")],
     output_tokens: Annotated[int, typer.Option("--output-tokens", max=LARGEST, metavar="N")],
     folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
     """Record a run's model usage: running totals for one model (a later report replaces an earlier one).
 
     Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
     """
-    decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens))
+    decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens), chosen(store_url, log_name))
     return emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
                  {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
                   "output_tokens": output_tokens})
 
 
 @app.command("next")
-def next_command(folder: Dir = DEFAULT_DIR, at: At = None, as_json: Json = False) -> int:
+def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                 at: At = None, as_json: Json = False) -> int:
     """The one next step of the loop, in words, and the exact command to run.
 
     Example: batchlog tune next --dir finetune
     """
-    return next_view(folder, at, as_json)
+    return next_view(folder, at, as_json, chosen(store_url, log_name))
 
 
 @app.command("import")
 def import_command(
     source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],
+    store_url: StoreOption = None,
+    log_name: LogName = None,
     as_json: Json = False,
 ) -> int:
-    """Write the log a zen-finetune folder's history implies into FOLDER/events.jsonl.
+    """Write the log a zen-finetune folder's history implies into FOLDER/events.jsonl (or into --store).
 
     Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
     """
     from projections.tune.zen_import import import_events, into_an_empty_log  # only this command needs them
 
-    log = tune_log(source)
-    if _holds_events(source):
-        return _import_repeated(source, log, as_json)
+    store = chosen(store_url, log_name)
+    log = tune_log(source, store)
+    if _holds_events(source, log, store):
+        return _import_repeated(source, log, store, as_json)
     events = import_events(read_zen_folder(source))
     try:
-        appended = log.append(TUNE, into_an_empty_log(events, str(log.path)))
+        appended = log.append(TUNE, into_an_empty_log(events, shown(log)))
     except Refused:  # written meanwhile: by the same import (then this one is its repeat), or refused
-        return _import_repeated(source, log, as_json)
+        return _import_repeated(source, log, store, as_json)
     return _imported(source, log, len(appended.events), appended.state, as_json)
 
 
-def _holds_events(source: Path) -> bool:
+def _holds_events(source: Path, log: EventLog, store: Store) -> bool:
     """The log holds an acknowledged event (a tuning's or another loop's). Decided on the events, not on the file:
     a log left by a killed import (a torn line, an unfinished command) holds none, and the import goes ahead."""
-    state = tuning_state(source) if tune_log(source).exists() else None
+    state = tuning_state(source, store=store) if log.exists() else None
     return state is not None and (state.started or state.foreign is not None)
 
 
-def _import_repeated(source: Path, log: EventLog, as_json: bool) -> int:
+def _import_repeated(source: Path, log: EventLog, store: Store, as_json: bool) -> int:
     """The same import again after its events were all appended (it may have been killed before it said so):
     nothing to do, the same answer. Anything else on the log is refused."""
     from projections.tune.zen_import import already_imported, import_events  # only this command needs them
 
-    refusal = Refused(f"{log.path} holds events already: this folder has a log; use --dir {source} with the other "
-                      "commands", file=str(log.path))
+    refusal = Refused(f"{shown(log)} holds events already: this folder has a log; use --dir {source} with the "
+                      "other commands", file=shown(log))
     try:
         events = import_events(read_zen_folder(source))
     except (BadInput, Refused):
         raise refusal from None
     if not already_imported(events, [event.data for event in log.scan() if event.type not in ENGINE_TYPES]):
         raise refusal
-    return _imported(source, log, len(events), tuning_state(source), as_json)
+    return _imported(source, log, len(events), tuning_state(source, store=store), as_json)
 
 
 def _imported(source: Path, log: EventLog, count: int, state: TuneState, as_json: bool) -> int:
     return emit(as_json, [f"imported {source}: {count} events, {len(state.batches)} batches, "
-                          f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {log.path}"],
-                {"events": count, "batches": len(state.batches), "runs": len(state.runs), "log": str(log.path)})
+                          f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {shown(log)}"],
+                {"events": count, "batches": len(state.batches), "runs": len(state.runs), "log": shown(log)})

@@ -107,7 +107,7 @@ def write_text(path: Path, text: str) -> None:
         raise BadInput(f"{path} cannot be written: {reason}", file=str(path)) from None
 
 
-def check_batch_files(out: str, log: Path) -> None:
+def check_batch_files(out: str, log: Path | None) -> None:
     """Refuse an `-o` path that cases.json or plan.json could not be written at."""
     check_writable(Path(out), log)
     check_writable(Path(out).parent / "plan.json", log)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cli.layout import LOG_NAME
+from cli import store as stores
 from cli.past import require_within_log
-from engine import EventLog, open_log
+from engine import EventLog
 from projections.catalog import all_types
 from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE, without_usage
@@ -18,27 +18,30 @@ from projections.tune.state import TuneState
 DEFAULT_DIR = Path("finetune")
 
 
-def tune_log(folder: Path) -> EventLog:
-    """The tuning's log, DIR/events.jsonl, read with every known type (so another loop's log is recognised)."""
+def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
+    """The log of the tuning in `folder` (DIR/events.jsonl, or in `store`; None: as BATCHLOG_STORE says), read with
+    every known type (so another loop's log is recognised)."""
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
-    return open_log(folder / LOG_NAME, all_types(), on_wait=say, on_note=say)
+    store = store if store is not None else stores.chosen()
+    return stores.open_log(store, folder, all_types(), on_wait=say, on_note=say)
 
 
-def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True) -> TuneState:
+def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True,
+                 store: stores.Store | None = None) -> TuneState:
     """The tuning's state (as of event `at`); refused when the log is another loop's. A folder without a log
     gives the state before `init` (views say what to do about it). `usage=False`, for the views that read no
     usage figure: the replay skips the usage reports (the runs then carry none)."""
-    log = tune_log(folder)
+    log = tune_log(folder, store)
     replayed = log.replay(TUNE if usage else without_usage(log.registry.by_name), at=at)
-    require_within_log(at, replayed.position.seq, log.path)
+    require_within_log(at, replayed.position.seq, stores.shown(log))
     state = replayed.state
     if state.foreign:
         require_tuning(state)
     return state
 
 
-def decide_in(folder: Path, command: object) -> TuneState:
+def decide_in(folder: Path, command: object, store: stores.Store | None = None) -> TuneState:
     """Append what `command` decides (nothing when it already took effect); the state after."""
     from projections.tune.decide import decide  # here: the read-only views need none of the decisions
 
-    return tune_log(folder).append(TUNE, lambda state: decide(command, state)).state
+    return tune_log(folder, store).append(TUNE, lambda state: decide(command, state)).state

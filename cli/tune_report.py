@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Annotated
 import orjson
 import typer
 
-from cli.layout import LOG_NAME
-from cli.options import At, Json
+from cli.options import At, Json, LogName, Store
+from cli.store import chosen, shown, verify_log
 from cli.tune_io import check_writable, write_text
 from cli.tune import Dir
 from cli.tune_log import DEFAULT_DIR, tune_log, tuning_state
@@ -117,6 +117,8 @@ def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
 
 def readme_command(
     folder: Dir = DEFAULT_DIR,
+    store_url: Store = None,
+    log_name: LogName = None,
     file: File = None,
     at: At = None,
     check: Check = False,
@@ -132,9 +134,10 @@ def readme_command(
     from projections.tune.readme import readme, sections
 
     path = file if file is not None else folder / "README.md"
+    store = chosen(store_url, log_name)
     if not (check or stdout):
-        check_writable(path, folder / LOG_NAME)
-    state = tuning_state(folder, at)
+        check_writable(path, store.file(folder))
+    state = tuning_state(folder, at, store=store)
     old = _read(path)
     base, name = _places(folder, path)
     files = _run_files(folder)
@@ -145,8 +148,8 @@ def readme_command(
     return _write_or_check(path, old, new, check, stdout, shown)
 
 
-def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, at: At = None, check: Check = False,
-                         as_json: Json = False) -> int:
+def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
+                         file: File = None, at: At = None, check: Check = False, as_json: Json = False) -> int:
     """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals. --json: one object
     (file, up_to_date, written, and the figures: total, by_model, by_batch, by_run, runs_without_usage).
 
@@ -155,34 +158,35 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, file: File = None, at: At = 
     from projections.tune.usage import usage_figures, usage_markdown
 
     path = file if file is not None else folder / "USAGE.md"
+    store = chosen(store_url, log_name)
     if not check:
-        check_writable(path, folder / LOG_NAME)
-    state = tuning_state(folder, at)
+        check_writable(path, store.file(folder))
+    state = tuning_state(folder, at, store=store)
     new = usage_markdown(state, _title(state, folder))
     shown = usage_figures(state) if as_json else None
     return _write_or_check(path, _read(path), new, check, stdout=False, as_json=shown)
 
 
-def audit_command(folder: Dir = DEFAULT_DIR, as_json: Json = False) -> int:
+def audit_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
+                  as_json: Json = False) -> int:
     """Replay the tuning's log and check what a finished tuning promises, with the evidence (seq numbers).
     Exit 0 every check holds, 1 a check fails, 3 the log cannot be trusted.
 
     Example: batchlog tune audit --dir fixtures/tune-finished
     """
-    from engine import verify
     from projections.tune.audit import LogReport, audit
 
-    log = tune_log(folder)
+    log = tune_log(folder, chosen(store_url, log_name))
     if not log.exists():
-        raise BadInput(f"no tuning log at {folder / LOG_NAME}: give --dir the tuning's folder", path=str(log.path))
-    report = verify(log.path, all_types())
+        raise BadInput(f"no tuning log at {shown(log)}: give --dir the tuning's folder", path=shown(log))
+    report = verify_log(log, all_types())
     summary = f"{report.path}: {report.lines} line(s), {report.events} event(s), last seq {report.last_seq}"
     problems = tuple(problem.message for problem in report.problems)
     if not report.trusted:
         return _print_untrusted(summary, problems, as_json)
     require_tuning(log.replay(TUNE).state)
     result = audit(log.scan(), LogReport(True, summary + ": trusted"))
-    _print_audit(str(log.path), result, as_json)
+    _print_audit(shown(log), result, as_json)
     return 0 if result.holds else 1
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from cli.store import Store
 from cli.tune_log import tuning_state
 from projections.tune import rules
 from projections.tune.refusals import require_tuning, require_unfinished
@@ -33,24 +34,24 @@ def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
     return 0
 
 
-def status_view(folder: Path, at: int | None, as_json: bool, size: int | None) -> int:
+def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, store: Store | None = None) -> int:
     """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
-    state = tuning_state(folder, at, usage=False)
+    state = tuning_state(folder, at, usage=False, store=store)
     if as_json:
         return emit(True, [], progress_figures(state, size))
     return emit(False, progress(state, size), {})
 
 
-def next_view(folder: Path, at: int | None, as_json: bool) -> int:
+def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
     """`tune next`: the one next step, in words, and the exact command to run."""
-    step = next_step(tuning_state(folder, at, usage=False), str(folder))
+    step = next_step(tuning_state(folder, at, usage=False, store=store), str(folder))
     return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
 
 
 def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,
-                    seed: int | None) -> int:
+                    seed: int | None, store: Store | None = None) -> int:
     """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
-    state = tuning_state(folder, at, usage=False)
+    state = tuning_state(folder, at, usage=False, store=store)
     require_tuning(state)
     require_unfinished(state, "there is no batch left to build")
     plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)

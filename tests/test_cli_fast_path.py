@@ -203,7 +203,8 @@ class TestOptionsAgreeWithTyper:
 
     @classmethod
     def typer_options(cls, view: str) -> dict[str, object]:
-        """`tune VIEW`'s options as the fast path spells them: None a flag, "path" a folder, else (min, max)."""
+        """`tune VIEW`'s options as the fast path spells them: None a flag, "path" a folder, "text" a word, else
+        (min, max)."""
         table: dict[str, object] = {}
         for param in cls.typer_params(view):
             (name,) = param.opts
@@ -214,6 +215,8 @@ class TestOptionsAgreeWithTyper:
                 table[name] = "path"
             elif kind is int:
                 table[name] = (param.min, param.max)
+            elif kind is str:
+                table[name] = "text"
             else:
                 table[name] = f"{kind!r} (not a kind the fast path reads)"
         return table

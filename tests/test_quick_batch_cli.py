@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.chain import GENESIS
+from engine.envelope import encode_line
 from tests.clirunner import invoke
 from tests.seeds import UPSTREAM_SCRIPTS, VALIDATORS, require
 
@@ -180,8 +182,7 @@ class TestRefusals:
 
     def test_a_tuning_log_is_refused_as_another_loops_log(self, tmp_path):
         (tmp_path / "r").mkdir()
-        (tmp_path / "r/events.jsonl").write_bytes(
-            b'{"seq":1,"type":"tune.tuning_started","v":1,"at":"t","id":"x","data":{},"prev":"' + b"0" * 64 + b'"}\n')
+        (tmp_path / "r/events.jsonl").write_bytes(encode_line(1, "tune.tuning_started", 1, "t", {}, GENESIS) + b"\n")
 
         result = qb("next", "--run-dir", "r", cwd=tmp_path)
 
