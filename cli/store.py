@@ -10,7 +10,6 @@ server: `postgresql://…/dbname?log=NAME`) or `memory:` (an in-process log, for
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,6 @@ from urllib.parse import urlsplit
 import attrs
 
 from cli.layout import LOG_NAME
-from projections.errors import Refused
 
 if TYPE_CHECKING:
     from engine import EventLog, Registry, Report
@@ -28,14 +26,7 @@ STORE_ENV = "BATCHLOG_STORE"
 FILE = "file"
 MEMORY = "memory:"
 POSTGRESQL_SCHEMES = ("postgresql", "postgres")
-LOG_NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 STORE_FORM = "file or postgresql://[user[:password]@]host[:port]/dbname"
-
-
-class StoreUnavailable(Refused):
-    """A store this batchlog cannot open (its engine keeps logs in files only)."""
-
-    code = "store_unavailable"
 
 
 # ─── checking what the user gave ────────────────────────────────────────────
@@ -73,20 +64,21 @@ def _url_problem(url: str) -> str:
 
 
 def check_log_name(value: str) -> str:
-    """`value` as a log's name on a server: a plain name, never a path (paths differ between machines)."""
-    if LOG_NAME_RULE.fullmatch(value) is None:
-        raise ValueError(f"{value!r} is not a log name: give a plain name of letters, digits, '.', '_' and '-' "
-                         "(at most 128, starting with a letter or digit), not a path")
-    return value
+    """`value` as a log's name on a server: a plain name, never a path (the engine's rule); ValueError otherwise."""
+    from engine.address import check_log_name as engine_check
+    from engine.errors import BadAddress
+
+    try:
+        return engine_check(value)
+    except BadAddress as error:
+        raise ValueError(str(error)) from None
 
 
 def _masked(url: str) -> str:
     """`url` with its password hidden, for messages."""
-    head, sep, rest = url.partition("://")
-    user, at, host = rest.rpartition("@")
-    if not (sep and at and ":" in user):
-        return url
-    return f"{head}://{user.partition(':')[0]}:***@{host}"
+    from engine.address import hide_password
+
+    return hide_password(url)
 
 
 # ─── the choice and the address ─────────────────────────────────────────────
@@ -138,16 +130,18 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
     the log NAME, by default the folder's name (BadSetting, exit 2, when that name is not a plain name)."""
     if store in (None, FILE):
         return str(folder / LOG_NAME)
-    if name is None:
-        name = Path(os.path.abspath(folder)).name
-        if LOG_NAME_RULE.fullmatch(name) is None:
-            from engine import BadSetting
+    from engine import BadSetting
+    from engine.address import log_address as address_of
+    from engine.errors import BadAddress
 
-            raise BadSetting(f"the folder {folder} has no name a log on a server can take ({name!r}): give --log "
-                             "NAME", folder=str(folder))
-    if store == MEMORY:
-        return MEMORY + name
-    return f"{store}{'&' if urlsplit(store).query else '?'}log={name}"
+    try:
+        return address_of(store, name, folder)
+    except BadAddress as error:
+        if name is not None:
+            raise BadSetting(str(error), log=name) from None
+        raise BadSetting(f"the folder {folder} has no name a log on a server can take "
+                         f"({Path(os.path.abspath(folder)).name!r}): give --log NAME (letters, digits, '.', '_' "
+                         "and '-')", folder=str(folder)) from None
 
 
 # ─── the log ────────────────────────────────────────────────────────────────
@@ -155,21 +149,9 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
 
 def open_log(store: Store, folder: Path, registry: Registry, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
     """The log of the loop whose files are in `folder`, in `store`, with snapshots on."""
-    import engine
+    from engine import open_log as open_address
 
-    address = store.address(folder)
-    if not store.is_file and not _engine_opens_addresses():
-        raise StoreUnavailable(f"this batchlog keeps logs in files only: it cannot open {_masked(address)}; drop "
-                               f"--store (and {STORE_ENV}) to keep the log in the loop's folder ({LOG_NAME})",
-                               store=_masked(store.url or ""))
-    return engine.open_log(address, registry, on_wait=on_wait, on_note=on_note)
-
-
-def _engine_opens_addresses() -> bool:
-    """Whether the engine's `open_log` takes any store's address (`open_log(address, …)`), not a path only."""
-    import engine
-
-    return engine.open_log.__code__.co_varnames[:1] == ("address",)
+    return open_address(store.address(folder), registry, on_wait=on_wait, on_note=on_note)
 
 
 def open_archive(path: Path, registry: Registry, *, on_wait: Any = None) -> EventLog:
@@ -183,38 +165,28 @@ def read_with(log: EventLog, registry: Registry) -> EventLog:
     """The same log, to read with the event types of `registry`."""
     from engine import EventLog
 
-    path = log_file(log)
-    if path is not None:
-        return EventLog(path, registry)
-    import engine
-
-    return engine.open_log(log.address, registry)
+    return EventLog(log.recorder, registry)
 
 
 def log_file(log: EventLog) -> Path | None:
     """The file that holds the log (None: a server or memory holds it)."""
-    return getattr(log, "path", None)
+    return log.path
 
 
 def shown(log: EventLog) -> str:
-    """How messages name the log: its address (never a password), else its file's path."""
-    address = getattr(log, "address", None)
-    return address if address is not None else log.path.as_posix()
+    """How messages name the log: its file's path, else its address (never a password)."""
+    return log.path.as_posix() if log.path is not None else log.address
 
 
 def log_lines(log: EventLog) -> Iterator[bytes]:
-    """Every complete line of the log in order, as written (without its newline)."""
-    path = log_file(log)
-    if path is not None:
-        from engine.lines import LineReader
+    """Every complete line of the log in order, as written (without its newline; a torn tail is not one)."""
+    from engine.scan import Position
 
-        return iter(LineReader(path))
-    return log.lines()  # the recorder's lines, from any store
+    return (line for block in log.lines(Position()).blocks() for line in block)
 
 
 def verify_log(log: EventLog, registry: Registry) -> Report:
     """`batchlog log verify` of the log: every line checked."""
     from engine import verify
 
-    path = log_file(log)
-    return verify(path if path is not None else log.address, registry)
+    return verify(read_with(log, registry), registry)

@@ -85,12 +85,12 @@ def _server_address(text: str) -> Address:
         parts = urlsplit(text)
         parts.port  # noqa: B018 - raises ValueError on a port that is not a number
     except ValueError as exc:
-        raise BadAddress(f"{_hide_password(text)} is not a PostgreSQL URL ({exc}): write "
+        raise BadAddress(f"{hide_password(text)} is not a PostgreSQL URL ({exc}): write "
                          "postgresql://[user[:password]@]host[:port]/dbname?log=NAME") from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     names = [value for key, value in query if key == "log"]
     rest = [(key, value) for key, value in query if key != "log"]
-    shown = _hide_password(text)
+    shown = hide_password(text)
     if not names:
         raise BadAddress(f"{shown} names no log: add ?log=NAME (a plain name, e.g. ?log=my-tuning)", address=shown)
     if len(names) > 1:
@@ -102,7 +102,7 @@ def _server_address(text: str) -> Address:
     return Address("postgresql", shown, name=name, dsn=dsn)
 
 
-def _hide_password(text: str) -> str:
+def hide_password(text: str) -> str:
     """The URL with its password (if any) replaced by `***`."""
     return re.sub(r"^(postgres(?:ql)?://[^:@/?#]*):[^@/?#]*@", r"\1:***@", text)
 
