@@ -5,8 +5,8 @@ it brings) and building the command (~0.3 s); here a small parser reads the few 
 and calls the very functions the typer commands call (cli/tune_views.py), with errors reported by the same
 `cli.errors.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
 option, a number out of its range, `-o`, `--`, anything else, and it answers None so that the typer app
-runs instead and the user gets typer's own usage message and exit code 2. A log kept elsewhere than in a file
-(`--store`, BATCHLOG_STORE) goes to typer too: the fast path is for the file store.
+runs instead and the user gets typer's own usage message and exit code 2. `--store`/`--log` (and BATCHLOG_STORE)
+are read as the typer commands read them; a value they refuse goes to typer for its usage message.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def fast_view(args: list[str]) -> int | None:
     if parsed is None:
         return None
     view, options = parsed
-    store = _file_store(options.get("--store"), options.get("--log"))
+    store = _store(options.get("--store"), options.get("--log"))
     if store is None:
         return None
     folder, at, as_json = options.get("--dir", DEFAULT_DIR), options.get("--at"), bool(options.get("--json"))
@@ -51,9 +51,9 @@ def fast_view(args: list[str]) -> int | None:
     return reported(calls[view], as_json)
 
 
-def _file_store(store: object, log: object) -> stores.Store | None:
-    """The file store when the options and BATCHLOG_STORE choose it; None for any other store, and for a value
-    the options or the environment cannot take (typer then says what is wrong)."""
+def _store(store: object, log: object) -> stores.Store | None:
+    """The store the options and BATCHLOG_STORE choose; None for a value they cannot take (typer then says what is
+    wrong)."""
     from engine import BadSetting
 
     try:
@@ -61,10 +61,9 @@ def _file_store(store: object, log: object) -> stores.Store | None:
             stores.check_store(str(store))
         if log is not None:
             stores.check_log_name(str(log))
-        chosen = stores.chosen(None if store is None else str(store), None if log is None else str(log))
+        return stores.chosen(None if store is None else str(store), None if log is None else str(log))
     except (ValueError, BadSetting):
         return None
-    return chosen if chosen.is_file else None
 
 
 def parse(args: list[str]) -> tuple[str, dict[str, Path | int | str | bool]] | None:

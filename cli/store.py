@@ -87,10 +87,12 @@ def _masked(url: str) -> str:
 @attrs.frozen
 class Store:
     """The store a command keeps its log in (`url` None: the file) and the log's name there (None: the name of
-    the loop's folder)."""
+    the loop's folder). `options`: the `--store`/`--log` words a command printed for the agent must carry to reach
+    the same log (those given as options; a store from BATCHLOG_STORE is found again by the printed command)."""
 
     url: str | None = None
     log: str | None = None
+    options: tuple[str, ...] = ()
 
     @property
     def is_file(self) -> bool:
@@ -110,6 +112,7 @@ def chosen(store: str | None = None, log: str | None = None) -> Store:
     BadSetting (a usage error, exit 2) for a BATCHLOG_STORE that names no store, or --log with the file store."""
     from engine import BadSetting
 
+    given = store
     if store is None:
         store = os.environ.get(STORE_ENV) or None
         if store is not None:
@@ -121,8 +124,20 @@ def chosen(store: str | None = None, log: str | None = None) -> Store:
         if log is not None:
             raise BadSetting(f"--log {log} names a log on a server, and the log is in the file {LOG_NAME} of the "
                              f"loop's folder: drop --log, or give --store postgresql://... (or {STORE_ENV})", log=log)
-        return Store()
-    return Store(store, log)
+        return Store(options=("--store", FILE) if given == FILE and os.environ.get(STORE_ENV) else ())
+    options = (("--store", without_password(given)) if given else ()) + (("--log", log) if log is not None else ())
+    return Store(store, log, options)
+
+
+def without_password(url: str) -> str:
+    """`url` without its password, for a command printed for the agent (the driver then takes the password
+    from PGPASSWORD or ~/.pgpass, where a password belongs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{user}@{host}" if user else host).geturl()
 
 
 def log_address(store: str | None, name: str | None, folder: Path) -> str:

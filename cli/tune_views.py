@@ -18,7 +18,7 @@ from cli.tune_log import tuning_state
 from projections.tune import rules
 from projections.tune.refusals import require_tuning, require_unfinished
 from projections.tune.history import history
-from projections.tune.views import progress_figures, next_step, progress
+from projections.tune.views import Place, next_step, progress, progress_figures
 
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
 # and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
@@ -44,7 +44,8 @@ def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, s
 
 def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
     """`tune next`: the one next step, in words, and the exact command to run."""
-    step = next_step(tuning_state(folder, at, usage=False, store=store), str(folder))
+    place = Place(str(folder), store.options if store is not None else ())
+    step = next_step(tuning_state(folder, at, usage=False, store=store), place)
     return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
 
 

@@ -114,12 +114,12 @@ class TestChosen:
     def test_the_variable_is_the_default(self, monkeypatch):
         monkeypatch.setenv(stores.STORE_ENV, SERVER)
 
-        assert stores.chosen(None, "t1") == stores.Store(SERVER, "t1")
+        assert stores.chosen(None, "t1") == stores.Store(SERVER, "t1", ("--log", "t1"))
 
     def test_the_option_wins_over_the_variable(self, monkeypatch):
         monkeypatch.setenv(stores.STORE_ENV, SERVER)
 
-        assert stores.chosen("file") == stores.Store()
+        assert stores.chosen("file") == stores.Store(options=("--store", "file"))
 
     def test_a_variable_that_names_no_store_is_a_usage_error(self, monkeypatch):
         monkeypatch.setenv(stores.STORE_ENV, "finetune")
@@ -386,8 +386,9 @@ class TestOtherStores:
 
         elsewhere, files_elsewhere = drive_tuning(tmp_path / "other", ["--store", other_store, "--log", name])
 
-        assert [tuple(part.replace(address, "finetune/events.jsonl") if isinstance(part, str) else part
-                      for part in outcome) for outcome in elsewhere] == on_file
+        printed = f" --store {other_store} --log {name}"  # what a command printed for the agent carries
+        assert [tuple(part.replace(address, "finetune/events.jsonl").replace(printed, "") if isinstance(part, str)
+                      else part for part in outcome) for outcome in elsewhere] == on_file
         assert files_elsewhere == files_on_file and not (tmp_path / "other" / "finetune" / "events.jsonl").exists()
 
     def test_a_quick_batch_from_start_to_summary(self, tmp_path, other_store):
@@ -424,3 +425,55 @@ class TestOtherStores:
         assert [(r.code, r.out.replace(address, "zen/events.jsonl"), r.err) for r in answers["other"]] == [
             (r.code, r.out, r.err) for r in answers["file"]]
         assert answers["file"][0].code == 0 and not (tmp_path / "other" / "zen" / "events.jsonl").exists()
+
+
+class TestPrintedCommandsReachTheSameLog:
+    """A command `tune next` prints carries the `--store`/`--log` it was given, so that pasted it reaches the same
+    log; a store from BATCHLOG_STORE is found again by the printed command, and a password is never printed."""
+
+    def init(self, tmp_path, *options: str, env: dict[str, str] | None = None) -> None:
+        made = invoke("tune", "init", "--dataset", DATASET, "--dir", "finetune", *options, cwd=tmp_path,
+                      env={**CLOCK, **(env or {})})
+        assert made.code == 0, made.err
+
+    def test_the_options_given_are_in_the_printed_command(self, tmp_path, other_store):
+        name = unique_log("printed")
+        self.init(tmp_path, "--store", other_store, "--log", name)
+
+        told = invoke("tune", "next", "--json", "--dir", "finetune", "--store", other_store, "--log", name,
+                      cwd=tmp_path)
+
+        command = json.loads(told.out)["command"]
+        assert command.endswith(f" --store {other_store} --log {name}")
+        pasted = invoke(*__import__("shlex").split(command)[1:], cwd=tmp_path, env=CLOCK)
+        assert pasted.code == 0, pasted.err
+        status = invoke("tune", "status", "--json", "--dir", "finetune", "--store", other_store, "--log", name,
+                        cwd=tmp_path)
+        assert json.loads(status.out)["batches_built"] == 1
+
+    def test_a_store_from_the_variable_is_not_printed(self, tmp_path, other_store):
+        env = {stores.STORE_ENV: other_store}
+        folder = unique_log("var")  # the log's name on the store
+        made = invoke("tune", "init", "--dataset", DATASET, "--dir", folder, cwd=tmp_path, env={**CLOCK, **env})
+        assert made.code == 0, made.err
+
+        told = invoke("tune", "next", "--json", "--dir", folder, cwd=tmp_path, env=env)
+
+        assert json.loads(told.out)["command"] == (f"batchlog tune next-batch -o "
+                                                   f"{folder}/runs/batch01-nomem-run1/cases.json --dir {folder}")
+
+    def test_the_file_chosen_over_the_variable_is_printed(self, tmp_path):
+        self.init(tmp_path)
+
+        told = invoke("tune", "next", "--json", "--dir", "finetune", "--store", "file", cwd=tmp_path,
+                      env={stores.STORE_ENV: "memory:"})
+
+        assert json.loads(told.out)["command"].endswith("cases.json --store file")
+
+    @pytest.mark.parametrize("url, printed", [
+        ("postgresql://agent:s3cret@db.example:5432/tunings", "postgresql://agent@db.example:5432/tunings"),
+        ("postgresql://:s3cret@db.example/tunings", "postgresql://db.example/tunings"),
+        ("postgresql://agent@db.example/tunings?sslmode=require", "postgresql://agent@db.example/tunings?sslmode=require"),
+    ])
+    def test_a_password_is_never_printed(self, url, printed):
+        assert stores.chosen(url, "t").options == ("--store", printed, "--log", "t")

@@ -83,53 +83,68 @@ def placeholder_refusal(option: str, value: str) -> str | None:
     return f"{value} is a placeholder: replace it with {wanted}"
 
 
-def next_step(state: TuneState, folder: str = DEFAULT_FOLDER) -> NextStep:
-    """The next step of the loop, for every state from the empty log to done."""
+@attrs.frozen
+class Place:
+    """Where a printed command finds the tuning: its folder, and the options that name its log elsewhere than in
+    the folder (`--store URL --log NAME`, as the command that printed it was given them)."""
+
+    folder: str = DEFAULT_FOLDER
+    log_options: tuple[str, ...] = ()
+
+    def options(self) -> str:
+        words = (() if self.folder == DEFAULT_FOLDER else ("--dir", self.folder)) + self.log_options
+        return "".join(f" {shlex.quote(word)}" for word in words)
+
+
+def next_step(state: TuneState, folder: str | Place = DEFAULT_FOLDER) -> NextStep:
+    """The next step of the loop, for every state from the empty log to done (`folder`: where the printed
+    command finds the tuning)."""
+    place = folder if isinstance(folder, Place) else Place(folder)
     if state.settings is None and not state.foreign:
         return NextStep("init", "Start the tuning: read the dataset, record the settings and the selection.",
-                        _command("init --dataset DATASET", folder))
+                        _command("init --dataset DATASET", place))
     require_tuning(state)
     last = state.last_run
     if last is not None and not last.graded:
         return NextStep("grade", f"Grade {_describe(last)}: check it was not killed for memory, read every "
                         "trajectory, then record the verdict and the figures.",
-                        _command(f"run grade {last.name} --verdict VERDICT", folder))
+                        _command(f"run grade {last.name} --verdict VERDICT", place))
     finals = state.runs_of(0, FINAL)
     if finals:
-        return _after_final(finals, folder)
+        return _after_final(finals, place)
     now = current_half(state)
     if now.kind == "half":
-        return _run_again(state, now.batch, now.half, folder)
+        return _run_again(state, now.batch, now.half, place)
     if now.kind == "keep":
         return NextStep("keep_memory", f"Batch {now.batch} passed both halves: its memory becomes the "
                         "last good memory. Count its nodes and keep it.",
-                        _command(f"memory keep --batch {now.batch} --nodes NODES", folder))
-    return _build(state, folder)
+                        _command(f"memory keep --batch {now.batch} --nodes NODES", place))
+    return _build(state, place)
 
 
-def _build(state: TuneState, folder: str) -> NextStep:
+def _build(state: TuneState, place: Place) -> NextStep:
     try:
         plan = rules.next_batch(history(state))
     except rules.NothingLeft:
         return NextStep("final", f"Every case has been in a batch and no difficult case is open: run the final "
                         f"check, all {len(state.selection)} cases at once, with the last good memory and nothing "
-                        "changed.", _command("run start --final", folder))
+                        "changed.", _command("run start --final", place))
     given_up = ""
     if state.last_batch is not None and Half.GIVEN_UP in batch_halves(state, state.last_batch.number):
         given_up = (f"Batch {state.last_batch.number} is given up (a half used its {RUNS_PER_HALF} runs without "
                     "passing). ")
-    out = f"{folder}/runs/{run_name(plan.number, 'nomem', 1)}/cases.json"
+    out = f"{place.folder}/runs/{run_name(plan.number, 'nomem', 1)}/cases.json"
     what = f"{len(plan.new)} {'new' if plan.kind == 'new' else 'difficult'}" + (
         f" + {len(plan.recheck)} recheck" if plan.recheck else "")
     return NextStep("build_batch", f"{given_up}Build batch {plan.number} ({what}; size {plan.size} - {plan.why}) "
-                    "and run it without memory.", _command(f"next-batch -o {shlex.quote(out)}", folder))
+                    "and run it without memory.", _command(f"next-batch -o {shlex.quote(out)}", place))
 
 
-def _run_again(state: TuneState, batch: int, kind: str, folder: str) -> NextStep:
+def _run_again(state: TuneState, batch: int, kind: str, place: Place) -> NextStep:
     runs = state.runs_of(batch, kind)
     number = len(runs) + 1
     counted = sum(1 for run in runs if run.counts)
-    command = _command(f"run start --batch {batch} --kind {kind}", folder)
+    command = _command(f"run start --batch {batch} --kind {kind}", place)
     limit = f"run {counted + 1} of at most {RUNS_PER_HALF} that count"
     if not runs:
         words = (f"Run batch {batch} {HALF_WORDS[kind]}"
@@ -147,19 +162,19 @@ def _run_again(state: TuneState, batch: int, kind: str, folder: str) -> NextStep
                     command)
 
 
-def _after_final(finals: tuple[Run, ...], folder: str) -> NextStep:
+def _after_final(finals: tuple[Run, ...], place: Place) -> NextStep:
     last = finals[-1]
     if half(finals) is Half.PASSED:
         return NextStep("done", f"Done: the final check passed in {last.name} and the tuning is closed. The last "
                         "good memory is the one to ship; run the audit, which replays the log and checks "
-                        "every promise of a finished tuning.", _command("audit", folder))
+                        "every promise of a finished tuning.", _command("audit", place))
     number = len(finals) + 1
     if last.verdict == "VOID":
         words = f"{last.name} was VOID: run the final check again as final-run{number}."
     else:
         words = (f"{last.name} was {last.verdict}: fix what it found, record the change, then run the final "
                  f"check again as final-run{number}.")
-    return NextStep("final", words, _command("run start --final", folder))
+    return NextStep("final", words, _command("run start --final", place))
 
 
 def _describe(run: Run) -> str:
@@ -168,9 +183,8 @@ def _describe(run: Run) -> str:
     return f"batch {run.batch}'s run {run.number} {HALF_WORDS[run.kind]} ({run.name})"
 
 
-def _command(rest: str, folder: str) -> str:
-    where = "" if folder == DEFAULT_FOLDER else f" --dir {shlex.quote(folder)}"
-    return f"batchlog tune {rest}{where}"
+def _command(rest: str, place: Place) -> str:
+    return f"batchlog tune {rest}{place.options()}"
 
 
 @attrs.frozen
