@@ -21,6 +21,7 @@ import orjson
 from bench.domain_cases import process_rows, quick_batch_rows, tune_rows
 from bench.engine_cases import append_rows, replay_rows
 from bench.measure import PROCESS_ROUNDS, ROUNDS, Row
+from bench.store_cases import store_rows
 
 FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
 FULL_APPENDS, QUICK_APPENDS = 100, 20
@@ -34,7 +35,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--appends", type=int, help="commands in the append cases (overrides the mode)")
     parser.add_argument("--repeats", type=int,
                         help=f"rounds of each row (default {ROUNDS} in-process, {PROCESS_ROUNDS} for processes)")
-    parser.add_argument("--only", choices=["engine", "domain", "process"], action="append",
+    parser.add_argument("--only", choices=["engine", "domain", "process", "store"], action="append",
                         help="run only these groups of rows")
     return parser
 
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
     appends = args.appends or (QUICK_APPENDS if args.quick else FULL_APPENDS)
     rounds = args.repeats or ROUNDS
     process_rounds = args.repeats or PROCESS_ROUNDS
-    groups = set(args.only or ["engine", "domain", "process"])
+    groups = set(args.only or ["engine", "domain", "process", "store"])
     began = time.monotonic()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="batchlog-bench-") as temp:
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
             ("domain", lambda: tune_rows(folder, events, rounds)),
             ("domain", lambda: quick_batch_rows(folder, events, rounds)),
             ("process", lambda: process_rows(folder, process_rounds, events)),
+            ("store", lambda: store_rows(folder, events, appends, rounds, process_rounds)),
         ]
         for group, step in steps:
             if group in groups:

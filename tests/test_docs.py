@@ -164,7 +164,8 @@ class TestTheTestCommand:
 
     def test_the_script_starts_postgresql_runs_pytest_and_fails_when_no_test_ran(self):
         script = (self.root / "tests" / "run").read_text(encoding="utf-8")
+        cluster = (self.root / "tests" / "with-postgres").read_text(encoding="utf-8")
 
-        assert "trap stop_pg EXIT" in script and "pg_ctl" in script and "initdb" in script
-        assert ".venv/bin/python -m pytest" in script
-        assert 'exit "$status"' in script and script.index("set -euo pipefail") < script.index(".venv/bin/python -m pytest")
+        assert "trap stop EXIT" in cluster and "pg_ctl" in cluster and "initdb" in cluster
+        assert "tests/with-postgres .venv/bin/python -m pytest" in script
+        assert 'exit "$status"' in script and script.index("set -euo pipefail") < script.index("tests/with-postgres .venv/bin/python -m pytest")
