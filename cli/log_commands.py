@@ -62,7 +62,7 @@ def verify_command(
             raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
                                      param_hint="--since")
     report = verify(log, all_types(), since=receipt)
-    verdicts = _snapshot_verdicts(log.path) if snapshots and log.path is not None else []
+    verdicts = _snapshot_verdicts(log.path if log.path is not None else path) if snapshots else []
     if as_json:
         doc = report.as_dict()
         if snapshots:

@@ -151,6 +151,12 @@ class EventLog:
         source = self._session if self._session is not None else self.recorder
         return source.lines(start, limit)
 
+    def first_line(self) -> bytes | None:
+        """The log's first complete line, whatever keeps it (None: none yet): e.g. to tell whose log it is."""
+        for block in self.lines(Position()).blocks():
+            return block[0]
+        return None
+
     def scan(self, *, at: int | None = None, start: Position = Position(), describe: bool = False,
              check_ids: bool = False, decode: bool = True) -> Scan:
         """A lock-free checked reader of the log (iterate it for the events)."""

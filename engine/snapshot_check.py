@@ -32,13 +32,20 @@ class SnapshotVerdict:
     message: str
 
 
-def check_snapshots(path: Path, readers: Iterable[tuple[Registry, Iterable[Projection]]]) -> list[SnapshotVerdict]:
-    """A verdict per file in the snapshot folder of the log at `path`, in name order. `readers`: the registries
-    logs are read with and the projections each folds (a snapshot is keyed to both)."""
+def check_snapshots(path: Path | str, readers: Iterable[tuple[Registry, Iterable[Projection]]]
+                    ) -> list[SnapshotVerdict]:
+    """A verdict per snapshot of the log at `path` (a file's: each file in its snapshot folder; a stored log's:
+    each its recorder keeps), in name order. `readers`: the registries logs are read with and the projections
+    each folds (a snapshot is keyed to both)."""
+    from engine.address import recorder_for
     from engine.log import EventLog
 
     by_name = {projection.name: (registry, projection) for registry, projections in readers
                for projection in projections}
+    recorder = recorder_for(path)
+    if recorder.path is None:
+        return [_stored_verdict(recorder, name, by_name) for name in recorder.snapshot_names()]
+    path = recorder.path
     try:
         files = sorted(p for p in Snapshots.folder(path).iterdir()
                        if p.suffix == ".json" and not p.name.startswith("."))
@@ -52,9 +59,29 @@ def check_snapshots(path: Path, readers: Iterable[tuple[Registry, Iterable[Proje
     return verdicts
 
 
+def _stored_verdict(recorder, name: str, by_name: dict) -> SnapshotVerdict:
+    """The verdict on the snapshot `name` a stored log's recorder keeps (authenticated as a file's is)."""
+    from engine.log import EventLog
+    from engine.snapshot_key import snapshot_is_authentic, snapshot_key
+
+    registry, projection = by_name.get(name, (None, None))
+    log = EventLog(recorder, registry) if registry is not None else None
+    stored = recorder.load_snapshot(name)
+    if stored is None:
+        return _verdict_of(log, f"the snapshot {name} of {recorder.address}", _ABSENT, projection)
+    tag, _, body = stored.partition(b"\n")
+    secret = snapshot_key()
+    authentic = secret is not None and snapshot_is_authentic(secret, body, tag)
+    return _verdict_of(log, f"the snapshot {name} of {recorder.address}", body if authentic else None, projection)
+
+
 def _verdict(log: EventLog | None, path: Path, projection: Projection | None) -> SnapshotVerdict:
-    shown = str(path)
-    body = read_authentic(path)
+    return _verdict_of(log, str(path), read_authentic(path), projection)
+
+
+def _verdict_of(log: EventLog | None, shown: str, body: bytes | None, projection: Projection | None
+                ) -> SnapshotVerdict:
+    """The verdict on one snapshot whose authenticated body is `body` (None: not authentic; `_ABSENT`: gone)."""
     if body is None:
         return SnapshotVerdict(shown, False, f"{shown} is not authentic (edited, forged, or written by another "
                                              "user): never used; remove it")

@@ -210,6 +210,23 @@ class TestReplay:
         assert replayed.state.notes == 230 and any("not authentic" in note for note in notes)
 
 
+class TestSnapshotCheck:
+    def test_each_snapshot_is_compared_with_a_replay_and_a_forged_one_is_named(self, store):
+        from engine.snapshot_check import check_snapshots
+
+        appended(store, 230)
+        log_of(store).replay(COUNT)
+
+        good = check_snapshots(store.address, [(REGISTRY, [COUNT])])
+        if store.kind != "file":
+            tag, _, doc = store.snapshot(COUNT.name).partition(b"\n")
+            store.replace_snapshot(COUNT.name, tag + b"\n" + doc.replace(b'"notes":230', b'"notes":1'))
+            forged = check_snapshots(store.address, [(REGISTRY, [COUNT])])
+            assert [v.agrees for v in forged] == [False] and "not authentic" in forged[0].message
+
+        assert [v.agrees for v in good] == [True]
+
+
 class TestTrust:
     def test_verify_names_the_edited_line(self, store):
         appended(store, 5)
