@@ -169,7 +169,8 @@ def _engine_opens_addresses() -> bool:
     """Whether the engine's `open_log` takes any store's address (`open_log(address, …)`), not a path only."""
     import engine
 
-    return engine.open_log.__code__.co_varnames[:1] == ("address",)
+    code = getattr(engine.open_log, "__code__", None)
+    return code is not None and code.co_varnames[:1] == ("address",)
 
 
 def open_archive(path: Path, registry: Registry, *, on_wait: Any = None) -> EventLog:
@@ -197,9 +198,10 @@ def log_file(log: EventLog) -> Path | None:
 
 
 def shown(log: EventLog) -> str:
-    """How messages name the log: its address (never a password), else its file's path."""
-    address = getattr(log, "address", None)
-    return address if address is not None else log.path.as_posix()
+    """How messages name the log: its file's path as the user named it (the answers of the file store stay byte for
+    byte what they were), else its address (which never shows a password)."""
+    path = log_file(log)
+    return path.as_posix() if path is not None else log.address
 
 
 def log_lines(log: EventLog) -> Iterator[bytes]:
