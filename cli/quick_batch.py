@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def _store_options(parser: Any) -> None:
                         help="the log's name on the server (default: the run folder's name); never a path")
 
 
-def _checked(check: Any) -> Any:
+def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
     """An argparse type: `check`'s ValueError is a usage error (exit 2) naming the fix."""
 
     def value(text: str) -> str:
