@@ -10,7 +10,7 @@ from pathlib import Path
 from cli.layout import LOG_NAME
 from cli.past import require_within_log
 from engine import EventLog, open_log
-from projections.catalog import all_types
+from projections.catalog import tuning_types
 from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE, without_usage
 from projections.tune.state import TuneState
@@ -21,7 +21,7 @@ DEFAULT_DIR = Path("finetune")
 def tune_log(folder: Path) -> EventLog:
     """The tuning's log, DIR/events.jsonl, read with every known type (so another loop's log is recognised)."""
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
-    return open_log(folder / LOG_NAME, all_types(), on_wait=say, on_note=say)
+    return open_log(folder / LOG_NAME, tuning_types(), on_wait=say, on_note=say)
 
 
 def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True) -> TuneState:
