@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from bench.engine_cases import bare_loads, floor_ratio
+from bench.engine_cases import bare_loads, floor_ratio, typed_loads
 from bench.measure import Row, Timing, side_by_side, wall_seconds
 from bench.workloads import (
     quick_batch_events,
@@ -31,11 +31,11 @@ BATCH_MJS = SEEDS / "batch.mjs"
 
 
 def _tune() -> tuple[Any, Any, Any, Any]:
-    from projections.catalog import all_types
+    from projections.catalog import tuning_types
     from projections.tune.evolve import without_usage
     from projections.tune.views import next_step, progress
 
-    registry = all_types()
+    registry = tuning_types()  # what `batchlog tune` reads with (cli/tune_log.py)
     # What `tune status` and `tune next` replay (cli/tune_log.py): the tuning without its usage reports.
     return registry, without_usage(registry.by_name), progress, next_step
 
@@ -138,7 +138,9 @@ def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     view = projection()
     log = ours_dir / "events.jsonl"
     timing = side_by_side(lambda: EventLog(log, REGISTRY).replay(view), lambda: seed.load(seed_dir), rounds)
-    return [Row.timed(case, timing, 1.25, floor=floor_ratio(log, lambda: seed.load(seed_dir), rounds))]
+    typed = side_by_side(lambda: typed_loads(log, REGISTRY, view), lambda: seed.load(seed_dir), rounds)
+    return [Row.timed(case, timing, 1.25, floor=floor_ratio(log, lambda: seed.load(seed_dir), rounds),
+                      note=f"typed floor {typed.ratio:.2f}× (parse, hash, cls(**data), Event, fold; no check)")]
 
 
 # -- CLI calls as processes -------------------------------------------------------------------------
@@ -189,10 +191,11 @@ def _view_from_snapshot(folder: Path, rounds: int, events: int) -> Row:
     path.parent.mkdir()
     write_log(path, registry, tuning_events(events))
     EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune)
-    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(path.parent)],
-                   [sys.executable, "-c", _BARE_LOOP, str(path)], path.parent, rounds)
+    bare_loop = [sys.executable, "-c", _BARE_LOOP, str(path)]
+    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(path.parent)], bare_loop, path.parent, rounds)
+    floor = _pair(_IMPORT_FLOOR, bare_loop, path.parent, rounds)  # a process that only starts and imports
     return Row.timed(f"`batchlog tune status` as a process, snapshot up to date, {events:,} events "
-                     "(vs a process running the bare orjson.loads loop over the log)", timing, 0.15)
+                     "(vs a process running the bare orjson.loads loop over the log)", timing, 0.15, floor=floor.ratio)
 
 
 def _quick_batch_next(folder: Path, rounds: int) -> Row:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -44,15 +45,42 @@ COMMANDS = {
 }
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's, as wide as `shutil.get_terminal_size()` says, found without importing shutil (which
+    imports bz2, lzma and fnmatch): argparse makes one formatter per argument added."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size().columns` finds it: $COLUMNS, else stdout's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every subcommand; with `only` (a subcommand's name), only that one's arguments are added
-    (the others are listed, for the usage message, without theirs): a command builds what it parses."""
+    """The parser of every subcommand; with `only` (a subcommand's name), only that one's parser is built (the
+    usage line still lists every subcommand): a command builds what it parses."""
     parser = argparse.ArgumentParser(
-        prog="batchlog quick-batch", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="batchlog quick-batch", formatter_class=_Formatter,
         description="A batch of targets driven one by one through a workflow, its state an event log "
                     "(<run dir>/events.jsonl). Same arguments, lines, files and exit codes as skf-quick-batch.py.",
         epilog=f"Example: {COMMANDS['next'][1]}")
-    sub = parser.add_subparsers(dest="cmd", required=True)
+    if only in COMMANDS:
+        # The subcommand is given: only its parser is built; the usage line still lists every one.
+        sub = parser.add_subparsers(dest="cmd", required=True, metavar="{" + ",".join(COMMANDS) + "}")
+    else:
+        sub = parser.add_subparsers(dest="cmd", required=True)
     p = _command(sub, "parse", only)
     p.add_argument("file", help="the batch file")
     p = _command(sub, "start", only)
@@ -118,10 +146,12 @@ def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
 
 def _command(sub: Any, name: str, only: str | None = None) -> Any:
     """A subcommand's parser, its help ending with its example; a stand-in that adds nothing when this run
-    parses another subcommand."""
+    parses another subcommand (only listed, for the usage line, when `only` is not a subcommand's name)."""
+    if only in COMMANDS and name != only:
+        return _Unbuilt()
     help_text, example = COMMANDS[name]
     parser = sub.add_parser(name, help=help_text, description=help_text, epilog=f"Example: {example}",
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+                            formatter_class=_Formatter)
     if only is not None and name != only:
         return _Unbuilt()
     if name != "parse":

@@ -80,9 +80,12 @@ def read_staged(folder: Path) -> Staged | Unstaged:
 
 
 def remove_tree(path: Path) -> None:
-    import shutil  # only some commands remove or copy files: `next` on a fresh target does not
+    try:
+        os.rmdir(path)  # an empty folder (a target handed out again) needs no shutil, which imports bz2 and lzma
+    except OSError:
+        import shutil
 
-    shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 

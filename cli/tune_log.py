@@ -10,7 +10,7 @@ from pathlib import Path
 from cli import store as stores
 from cli.past import require_within_log
 from engine import EventLog
-from projections.catalog import all_types
+from projections.catalog import tuning_types
 from projections.tune.refusals import require_tuning
 from projections.tune.evolve import TUNE, without_usage
 from projections.tune.state import TuneState
@@ -23,7 +23,7 @@ def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
     every known type (so another loop's log is recognised)."""
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
     store = store if store is not None else stores.chosen()
-    return stores.open_log(store, folder, all_types(), on_wait=say, on_note=say)
+    return stores.open_log(store, folder, tuning_types(), on_wait=say, on_note=say)
 
 
 def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True,

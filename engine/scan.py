@@ -211,7 +211,8 @@ class Scan:
         prev_physical = c.prev_physical
         stop = self.stop_seq
         bound = float("inf") if stop is None else stop
-        prev_key, unread_at = _PREV_KEY, _UNREAD  # a line is taken from its bytes only up to `at`
+        unread_at = _UNREAD
+        head = None  # the head of the line last taken from its bytes, to be formatted with the next seq
         previous_bad = False  # the line before this one was skipped: its link cannot be checked
         unread = None  # the last line if it was taken from its bytes, with the figures from before it
         last_raw = None  # the line last taken from its bytes (whose `at` is read only when needed)
@@ -226,12 +227,11 @@ class Scan:
                 if (
                     skip
                     and not previous_bad
-                    and last_seq < bound
-                    and line.startswith(head := b'{"seq":%d,"type":"' % (last_seq + 1))
-                    and (version := skip.get(line[len(head) : (end := line.find(b'"', len(head)))])) is not None
-                    and line.startswith(version, end)
-                    and line[-66:] == expected_prev.encode() + b'"}'
-                    and line[-75:-66] == prev_key
+                    and last_seq < bound  # a line is taken from its bytes only up to `at`
+                    # Most skipped lines are of the type of the one before: one test of the whole head.
+                    and ((head is not None and line.startswith(head % (last_seq + 1)))
+                         or (head := _skipped_head(line, last_seq + 1, skip)) is not None)
+                    and line.endswith(_TAIL % expected_prev.encode())
                 ):
                     unread = (line, number, expected_prev, last_seq, last_hash, last_at, last_raw)
                     last_seq, last_hash, last_at, last_raw = last_seq + 1, digest, unread_at, line
@@ -365,7 +365,21 @@ class Scan:
 
 _STOP = object()  # `_check`: the line is past `at`
 _UNREAD = object()  # an `at` not read yet: that of a line taken from its bytes
-_PREV_KEY = b',"prev":"'
+_TAIL = b',"prev":"%s"}'  # how a line linked to the line before ends, given that line's hash
+
+
+def _skipped_head(line: bytes, seq: int, skip: dict[bytes, bytes]) -> bytes | None:
+    """When `line` starts as event `seq` of a skipped type at its current version, its head up to `at` as a
+    format of its seq (`{"seq":%d,"type":"T","v":V,"at":"`), which the next line of that type starts with."""
+    start = b'{"seq":%d,"type":"' % seq
+    if not line.startswith(start):
+        return None
+    end = line.find(b'"', len(start))
+    name = line[len(start) : end]
+    version = skip.get(name)
+    if version is None or not line.startswith(version, end):
+        return None
+    return b'{"seq":%d,"type":"' + name.replace(b"%", b"%%") + version
 
 
 class _Cursor:

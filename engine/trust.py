@@ -8,7 +8,6 @@ the scan too. A torn tail or an unfinished command (never acknowledged) is answe
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from engine.errors import LogDamaged
@@ -16,6 +15,8 @@ from engine.scan import Problem
 
 def refuse_damaged(path: Path, problem: Problem, bad: int) -> LogDamaged:
     """The refusal of a log with a damaged line: names the first one and the commands that look and repair."""
+    import shlex  # only when a log is refused: every view and append imports this module
+
     quoted = shlex.quote(str(path))
     more = f" ({bad} damaged line(s) in all)" if bad > 1 else ""
     return LogDamaged(

@@ -44,9 +44,9 @@ class TestQuickRun:
             if floor:
                 floors += 1
                 assert floor.endswith("×)") and float(floor[:-2]) > 0
-        # tune status's replay and its view from a snapshot (the CRC before it); with the seeds, also the quick
-        # batch's replay and the two node rows
-        assert floors == 2 + QUICK_BATCH_SEED.is_file() + 2 * (BATCH_MJS.is_file() and shutil.which("node") is not None)
+        # tune status's replay, its view from a snapshot (the CRC before it) and the view as a process (a process
+        # that only starts and imports); with the seeds, also the quick batch's replay and the two node rows
+        assert floors == 3 + QUICK_BATCH_SEED.is_file() + 2 * (BATCH_MJS.is_file() and shutil.which("node") is not None)
         assert code == (0 if all(not r[6].startswith("FAIL") for r in rows) else 1)
 
     def test_json_gives_the_same_rows_as_data(self, capsys):

@@ -174,12 +174,13 @@ class TestParse:
             assert parse(args) is None
 
 
-def test_the_fast_path_never_imports_typer(tmp_path):
+def test_the_fast_path_never_imports_typer_nor_the_other_loop(tmp_path):
     shutil.copytree(FIXTURES / "tune-in-progress", tmp_path / "finetune")
     code = ("import sys\nfrom cli.main import main\n"
             "for view in ('status', 'next', 'next-batch'):\n"
             "    assert main(['tune', view, '--dir', sys.argv[1]]) == 0\n"
-            "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules, 'typer was imported'\n")
+            "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules, 'typer was imported'\n"
+            "assert 'projections.quick_batch.events' not in sys.modules, 'the other loop was imported'\n")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "finetune")], cwd=REPO, capture_output=True,
                           text=True, timeout=60)
 
