@@ -11,6 +11,7 @@ from bench import measure
 from bench.domain_cases import BATCH_MJS, QUICK_BATCH_SEED
 from bench.measure import Row, side_by_side
 from bench.run import main, table
+from bench.store_cases import server
 
 TINY = ["--quick", "--events", "400", "--appends", "3", "--repeats", "1"]
 COLUMNS = ["case", "batchlog", "baseline", "ratio", "min–max", "target", "result"]
@@ -30,7 +31,10 @@ class TestQuickRun:
         assert _cells(lines[0]) == COLUMNS
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
         rows = [_cells(line) for line in lines[2:]]
-        assert len(rows) == 16
+        assert len(rows) == 20
+        on_server = [row for row in rows if "PostgreSQL" in row[0]]  # skipped without a server, measured with one
+        assert len(on_server) == 4
+        assert all(row[6].startswith("skipped: no PostgreSQL server") != bool(server()) for row in on_server)
         floors = 0
         for case, ours, baseline, ratio, spread, target, result in rows:
             assert case and target

@@ -192,15 +192,16 @@ class TestTuneOptions:
         assert result.code == 0, result.err
         assert (tmp_path / "t" / "events.jsonl").is_file()
 
-    def test_the_fast_path_takes_the_file_store_and_hands_any_other_to_typer(self, monkeypatch):
+    def test_the_fast_path_takes_any_store_and_hands_a_bad_value_to_typer(self, monkeypatch):
         from cli.fast_views import fast_view
 
         folder = str(FIXTURES / "tune-finished")
         monkeypatch.delenv(stores.STORE_ENV, raising=False)
         assert fast_view(["tune", "next", "--dir", folder, "--store", "file"]) == 0
-        assert fast_view(["tune", "next", "--dir", folder, "--store", SERVER]) is None
-        assert fast_view(["tune", "next", "--dir", folder, "--log", "x"]) is None  # typer says what is wrong
-        monkeypatch.setenv(stores.STORE_ENV, SERVER)
+        assert fast_view(["tune", "next", "--dir", folder, "--store", "memory:", "--log", unique_log("fast")]) == 0
+        assert fast_view(["tune", "next", "--dir", folder, "--store", "finetune"]) is None  # typer says what is wrong
+        assert fast_view(["tune", "next", "--dir", folder, "--log", "x"]) is None
+        monkeypatch.setenv(stores.STORE_ENV, "nowhere")
         assert fast_view(["tune", "next", "--dir", folder]) is None
         assert fast_view(["tune", "next", "--dir", folder, "--store", "file"]) == 0
 
