@@ -153,26 +153,38 @@ def race(cluster: Cluster, root: Path, agent, env: dict[str, str], log: str) -> 
     return {"root": root, "lines": log_lines(migrated), "kills": kills, "restarts": restarted, "address": address}
 
 
-@pytest.fixture(scope="module")
-def raced(cluster, tmp_path_factory):
+def raced(cluster: Cluster, root: Path) -> dict:
     """The tuning's log after AGENTS agents followed `tune next`, KILLS killed, the server restarted once."""
-    root = tmp_path_factory.mktemp("agents")
     env = {**PATIENT, "BATCHLOG_STORE": cluster.url}
     small_tuning(root, env)
     return race(cluster, root, follow_the_loop, env, "finetune")
 
 
 class TestTuningAgentsOnOnePostgresLog:
-    def test_agents_were_killed_and_the_server_restarted_while_they_worked(self, raced):
+    """One race, then every check on its log (xdist would run a module fixture once per worker: the race is
+    the slowest part of the suite, so it runs once, in one test)."""
+
+    def test_agents_killed_and_a_server_restart_lose_nothing_and_decide_nothing_twice(self, cluster, tmp_path):
+        raced_log = raced(cluster, tmp_path)
+
+        self.check_killed_and_restarted(raced_log)
+        self.check_verified_without_gaps(raced_log)
+        self.check_no_decision_twice(raced_log)
+        self.check_every_acknowledged_command_once(raced_log)
+
+    @staticmethod
+    def check_killed_and_restarted(raced):
         assert raced["kills"] >= RESTART_AFTER_KILL and raced["restarts"] == 1
 
-    def test_the_log_verifies_with_seq_without_gaps(self, raced):
+    @staticmethod
+    def check_verified_without_gaps(raced):
         verified = invoke("log", "verify", raced["address"], "--json")
 
         assert verified.code == 0, verified.out + verified.err
         assert [line["seq"] for line in raced["lines"]] == list(range(1, len(raced["lines"]) + 1))
 
-    def test_no_batch_built_twice_and_no_run_started_or_graded_twice(self, raced):
+    @staticmethod
+    def check_no_decision_twice(raced):
         lines = raced["lines"]
 
         built = [line["data"]["number"] for line in lines if line["type"] == "tune.batch_built"]
@@ -182,7 +194,8 @@ class TestTuningAgentsOnOnePostgresLog:
         assert len(started) == len(set(started)) and len(graded) == len(set(graded))
         assert set(graded) <= set(started)
 
-    def test_every_acknowledged_command_is_in_the_log_exactly_once(self, raced):
+    @staticmethod
+    def check_every_acknowledged_command_once(raced):
         lines = raced["lines"]
         started = collections.Counter(line["data"]["run"] for line in lines if line["type"] == "tune.run_started")
         graded = collections.Counter(line["data"]["run"] for line in lines if line["type"] == "tune.run_graded")
@@ -197,7 +210,6 @@ class TestTuningAgentsOnOnePostgresLog:
                 assert graded[words[2]] == 1, words
             elif words[0] == "next-batch":
                 assert built and max(built.values()) == 1, words
-
 
 TARGETS = 30
 
@@ -224,10 +236,8 @@ def drive_targets(home: Path, report: Path, agent: int, env: dict[str, str]) -> 
                 out.write(f"record {answer['batch']}\n")
 
 
-@pytest.fixture(scope="module")
-def batch_raced(cluster, tmp_path_factory):
+def batch_raced(cluster: Cluster, root: Path) -> dict:
     """The quick batch's log after AGENTS agents drove its targets, KILLS killed, the server restarted once."""
-    root = tmp_path_factory.mktemp("batch-agents")
     env = {**PATIENT, "BATCHLOG_STORE": cluster.url}
     (root / "agent0").mkdir()
     (root / "targets.txt").write_text("".join(f"pkg{n}@1.0\n" for n in range(TARGETS)), encoding="utf-8")
@@ -237,26 +247,19 @@ def batch_raced(cluster, tmp_path_factory):
 
 
 class TestQuickBatchAgentsOnOnePostgresLog:
-    def test_agents_were_killed_and_the_server_restarted_while_they_worked(self, batch_raced):
-        assert batch_raced["kills"] >= RESTART_AFTER_KILL and batch_raced["restarts"] == 1
+    """One race, then every check on its log (run once, in one test, as the tuning's)."""
 
-    def test_the_log_verifies_with_seq_without_gaps(self, batch_raced):
-        verified = invoke("log", "verify", batch_raced["address"], "--json")
+    def test_agents_killed_and_a_server_restart_lose_nothing_and_decide_nothing_twice(self, cluster, tmp_path):
+        raced_log = batch_raced(cluster, tmp_path)
 
+        assert raced_log["kills"] >= RESTART_AFTER_KILL and raced_log["restarts"] == 1
+        verified = invoke("log", "verify", raced_log["address"], "--json")
         assert verified.code == 0, verified.out + verified.err
-        assert [line["seq"] for line in batch_raced["lines"]] == list(range(1, len(batch_raced["lines"]) + 1))
-
-    def test_every_target_handed_out_and_recorded_once_in_order(self, batch_raced):
-        lines = batch_raced["lines"]
-
+        lines = raced_log["lines"]
+        assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
         handed = [line["data"]["batch"] for line in lines if line["type"] == "qb.target_started"]
-        recorded = [line["data"]["batch"] for line in lines if line["type"] == "qb.target_recorded"]
-        assert handed == list(range(1, TARGETS + 1)) and recorded == handed
-
-    def test_every_acknowledged_record_is_in_the_log_exactly_once(self, batch_raced):
-        recorded = collections.Counter(line["data"]["batch"] for line in batch_raced["lines"]
-                                       if line["type"] == "qb.target_recorded")
-        commands = acknowledged(batch_raced["root"])
-
-        assert commands
-        assert [words for words, _ in commands if recorded[int(words[1])] != 1] == []
+        recorded = collections.Counter(line["data"]["batch"] for line in lines if line["type"] == "qb.target_recorded")
+        assert handed == list(range(1, TARGETS + 1)) and sorted(recorded) == handed
+        assert max(recorded.values()) == 1
+        commands = acknowledged(raced_log["root"])
+        assert commands and [words for words, _ in commands if recorded[int(words[1])] != 1] == []
