@@ -160,7 +160,7 @@ class TestTheTestCommand:
     def test_ci_ends_by_running_the_readme_test_command(self):
         ci = (self.root / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
 
-        assert ci[-1] == "exec tests/run"
+        assert ci[-1] == "exec tests/run -n 2 -q"
 
     def test_the_script_starts_postgresql_runs_pytest_and_fails_when_no_test_ran(self):
         script = (self.root / "tests" / "run").read_text(encoding="utf-8")
