@@ -27,7 +27,7 @@ AGENTS = 16
 KILLS = 16  # SIGKILLs at random moments, a fresh agent started for each
 RESTART_AFTER_KILL = KILLS // 2  # the server dies (immediate mode) and comes back once, half way
 BATCHES_WANTED = 3
-STEPS_EACH = 60  # at most, per agent: failed calls while the server is down count too
+STEPS_EACH = 2000  # at most, per agent: calls refused while the server restarts count too
 PATIENT = {"BATCHLOG_LOCK_TIMEOUT": "60"}
 DEADLINE_S = 240  # a bound on the whole race, so that a hang fails the test instead of CI
 
@@ -57,8 +57,7 @@ def follow_the_loop(home: Path, report: Path, agent: int, env: dict[str, str]) -
         status = invoke("tune", "status", "--json", "--dir", folder, env=env)
         if status.code != 0:  # the server is restarting: come back in a moment
             assert status.code == 1, status.err
-            time.sleep(0.05)  # a pause between retries, not a synchronisation
-            continue
+            continue  # no pause: a call refused while the server restarts costs a connection attempt
         if orjson.loads(status.out)["batches_built"] >= BATCHES_WANTED:
             return
         answer = invoke("tune", "next", "--json", "--dir", folder, env=env)
@@ -68,8 +67,7 @@ def follow_the_loop(home: Path, report: Path, agent: int, env: dict[str, str]) -
         result = invoke("tune", *words, env=env)
         assert result.code in (0, 1), (words, result.code, result.err)  # 1: taken by another agent, or no server
         if result.code == 0:  # `run start` prints the run's name
-            with open(report, "a", encoding="utf-8") as out:
-                out.write(shlex.join(words) + "\t" + result.out.strip().replace("\n", " ") + "\n")
+            acknowledge(report, shlex.join(words) + "\t" + result.out.strip().replace("\n", " "))
 
 
 def small_tuning(root: Path, env: dict[str, str]) -> None:
@@ -86,18 +84,37 @@ def acknowledged(root: Path) -> list[tuple[list[str], str]]:
     return [(shlex.split(words), printed) for words, _, printed in rows]
 
 
+_PROGRESS: list[int] = []  # in an agent: the pipe that tells the test of each acknowledged command
+
+
+def acknowledge(report: Path, row: str) -> None:
+    """An acknowledged command: its row in the agent's report, then a byte down the pipe the test waits on."""
+    with open(report, "a", encoding="utf-8") as out:
+        out.write(row + "\n")
+    os.write(_PROGRESS[0], b".")
+
+
+def _agent_main(agent, home: Path, report: Path, number: int, env: dict[str, str], progress: int) -> None:
+    _PROGRESS.append(progress)
+    try:
+        agent(home, report, number, env)
+    finally:
+        os.write(progress, b"x")  # an agent that ends says so too: the test never waits on a silent pipe
+
+
 class Agents:
     """Forked agent processes: which still run, and how each ended."""
 
     def __init__(self, agent, root: Path, env: dict[str, str]) -> None:
         self.agent, self.root, self.env = agent, root, env
         self.pids: dict[int, int] = {}
+        self.progress, self._progress_w = os.pipe()
         self.ended: dict[int, int] = {}
 
     def start(self) -> None:
         number = len(self.pids)
-        self.pids[number] = fork(self.agent, self.root / f"agent{number}", self.root / f"report-{number}", number,
-                                 self.env)
+        self.pids[number] = fork(_agent_main, self.agent, self.root / f"agent{number}",
+                                 self.root / f"report-{number}", number, self.env, self._progress_w)
 
     def running(self) -> list[int]:
         for number, pid in self.pids.items():
@@ -120,7 +137,7 @@ def wait_for_progress(root: Path, beyond: int, agents: Agents, began: float) -> 
     """Until the agents together have more than `beyond` acknowledged commands, or every agent has stopped."""
     while len(acknowledged(root)) <= beyond and agents.running():
         assert time.monotonic() - began < DEADLINE_S, "the agents made no progress"
-        time.sleep(0.01)  # polling the reports: what is awaited is their content, not a moment
+        os.read(agents.progress, 4096)  # an agent writes a byte after each acknowledged command and when it ends
 
 
 def race(cluster: Cluster, root: Path, agent, env: dict[str, str], log: str) -> dict:
@@ -221,8 +238,7 @@ def drive_targets(home: Path, report: Path, agent: int, env: dict[str, str]) -> 
         told = invoke("quick-batch", "next", "--run-dir", "run", cwd=home, env=env)
         if told.code != 0:  # the server is restarting: come back in a moment
             assert told.code == 1, told.err
-            time.sleep(0.05)  # a pause between retries, not a synchronisation
-            continue
+            continue  # no pause: a call refused while the server restarts costs a connection attempt
         answer = orjson.loads(told.out.splitlines()[-1])
         if answer["status"] == "done":
             return
@@ -232,8 +248,7 @@ def drive_targets(home: Path, report: Path, agent: int, env: dict[str, str]) -> 
                           env=env)
         assert recorded.code in (0, 1), recorded.err  # 1: recorded by another agent, or no server
         if recorded.code == 0:
-            with open(report, "a", encoding="utf-8") as out:
-                out.write(f"record {answer['batch']}\n")
+            acknowledge(report, f"record {answer['batch']}")
 
 
 def batch_raced(cluster: Cluster, root: Path) -> dict:
