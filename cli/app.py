@@ -12,8 +12,9 @@ GROUPS = {
     "log": ("cli.log_commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
     "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
 }
-# Modules that add commands to a group: `register(app)` is called with the group's app.
+# Modules that add commands to a group: `register(app)` is called with the group's app, once per process.
 EXTENSIONS = {"tune": ("cli.tune_report",)}
+_registered: set[str] = set()  # the extensions whose commands are on their group already
 
 HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
 
@@ -30,11 +31,16 @@ def build(first: str | None) -> typer.Typer:
             continue
         group = importlib.import_module(module).app
         for extension in EXTENSIONS.get(name, ()):
+            # The group is a module's app: registering twice would list each command twice (and every later
+            # build in this process would convert them all again).
+            if extension in _registered:
+                continue
             try:
                 importlib.import_module(extension).register(group)
             except ModuleNotFoundError as error:
                 if error.name != extension:
                     raise
+            _registered.add(extension)
         app.add_typer(group, name=name, help=help_text)
 
     @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

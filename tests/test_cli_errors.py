@@ -131,3 +131,27 @@ class TestMessages:
                  invoke("tune", "readme", "--stdout", "--dir", tmp_path).code}
 
         assert codes == {3}
+
+
+class TestTheAppBuiltAgain:
+    """A process that runs the CLI more than once (an agent's host, this suite) gets the same app each time:
+    the report commands added to the `tune` group by an extension are there once, however often it is built."""
+
+    def test_every_command_is_listed_once_after_many_builds(self):
+        from cli.app import build
+
+        first = command_names(build("tune"))
+        for _ in range(5):
+            assert invoke("tune", "status", "--help").code == 0
+            build("tune")
+            build(None)
+
+        again = command_names(build("tune"))
+        assert again == first and len(again) == len(set(again))
+        assert {"readme", "usage-report", "audit"} <= set(again)
+
+
+def command_names(app) -> list[str]:
+    """The `tune` group's commands as typer holds them (a command added twice is listed twice)."""
+    (group,) = [info.typer_instance for info in app.registered_groups if info.name == "tune"]
+    return [info.name for info in group.registered_commands]
