@@ -1,9 +1,11 @@
-"""The tuning's usage fold (projections/tune/evolve.py `_usage`) gives what the obvious fold gives.
+"""The tuning's usage fold (projections/tune/evolve.py `_usage`, and `evolve_all` over a run of events) gives
+what the obvious fold gives.
 
 The fold builds the changed run and state through constructors with every field spelled out; the
 obvious fold (`_usage_the_slow_way`: lists, `attrs.evolve`) is the one it replaced. On generated
 histories of runs started, graded, changed and reported on (reports for unknown runs too), the
-states and every usage view are equal after each event, and no earlier state is changed.
+states and every usage view are equal after each event, and no earlier state is changed; folded as runs
+of events cut anywhere (`evolve_all`, as a replay folds them), they end in the same state.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Event
-from projections.tune.evolve import _with_runs, _with_usage, evolve
+from projections.tune.evolve import TUNE, _with_runs, _with_usage, evolve, evolve_all
 from projections.tune.events import ChangeRecorded, RunGraded, RunStarted, UsageRecorded
 from projections.tune.state import ModelUsage, Run, TuneState
 from projections.tune.usage import by_batch, by_model, total, usage_markdown
@@ -73,6 +75,26 @@ def test_every_state_and_usage_view_equals_the_obvious_folds(history):
         assert state == expected
         assert _views(state) == _views(expected)
     assert all(before == kept for before, kept in seen), "an earlier state was changed"
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories, st.lists(st.integers(0, 60), max_size=6))
+def test_a_run_of_events_folded_at_once_ends_as_one_at_a_time(history, cuts):
+    start = fold(started(CASES))
+    kept = copy.deepcopy(start)
+    events = [Event(seq, "tune.x", 1, AT, f"id{seq}", fact) for seq, fact in enumerate(history, start=2)]
+    one_at_a_time = start
+    for event in events:
+        one_at_a_time = evolve(one_at_a_time, event)
+
+    at_once, begin = start, 0
+    for end in sorted({*cuts, len(events)}):
+        at_once = evolve_all(at_once, events[begin:end])
+        begin = max(begin, end)
+
+    assert at_once == one_at_a_time and _views(at_once) == _views(one_at_a_time)
+    assert TUNE.fold_events(start, events) == one_at_a_time
+    assert start == kept, "the state folded onto was changed"
 
 
 def _every_field_distinct(cls: type) -> object:
