@@ -154,11 +154,9 @@ def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
 def _usage(state: TuneState, fact: UsageRecorded) -> TuneState:
     """The run's totals for the model replaced by the new report; a report for no known run changes nothing.
 
-    The fold's hot path (usage reports are most of a tuning's events), so its work does not grow
-    with the tuning: the run is searched from the newest (usage is reported for the run in
-    progress, found at once), a report holds running totals (it replaces the model's figures,
-    nothing is summed), and the new state is three constructor calls, not `attrs.evolve`'s
-    field-by-field copies. Only the runs tuple is re-made, a copy of pointers.
+    The run is searched from the newest (usage is reported for the run in progress, found at once), and a
+    report holds running totals (it replaces the model's figures, nothing is summed). A replay folds a
+    stretch of reports at once (`evolve_all`); this is the one-event fold.
     """
     runs = state.runs
     index = len(runs) - 1
@@ -174,27 +172,8 @@ def _usage(state: TuneState, fact: UsageRecorded) -> TuneState:
         position += 1
     reports = usage[position].reports + 1 if position < len(usage) else 1
     totals = ModelUsage(model, fact.calls, fact.input_tokens, fact.output_tokens, reports)
-    changed = _with_usage(run, (*usage[:position], totals, *usage[position + 1 :]))
-    return _with_runs(state, (*runs[:index], changed, *runs[index + 1 :]))
-
-
-def _with_usage(run: Run, usage: tuple[ModelUsage, ...]) -> Run:
-    """`attrs.evolve(run, usage=usage)`, every field passed by name (tests/test_tune_usage_fold.py checks
-    that none is left out): about three times cheaper than evolve."""
-    return Run(
-        name=run.name, batch=run.batch, kind=run.kind, number=run.number, cases=run.cases,
-        started_seq=run.started_seq, started_at=run.started_at, verdict=run.verdict, wrong=run.wrong,
-        llm_calls=run.llm_calls, tokens=run.tokens, saved_twice=run.saved_twice, findings=run.findings,
-        note=run.note, graded_seq=run.graded_seq, graded_at=run.graded_at, changes=run.changes, usage=usage,
-    )
-
-
-def _with_runs(state: TuneState, runs: tuple[Run, ...]) -> TuneState:
-    """`attrs.evolve(state, runs=runs)`, every field passed by name (checked as `_with_usage` is)."""
-    return TuneState(
-        settings=state.settings, cases=state.cases, selection=state.selection, batches=state.batches, runs=runs,
-        difficult=state.difficult, memories=state.memories, corrections=state.corrections, foreign=state.foreign,
-    )
+    changed = _replaced(run, usage=(*usage[:position], totals, *usage[position + 1 :]))
+    return _replaced(state, runs=(*runs[:index], changed, *runs[index + 1 :]))
 
 
 def evolve_all(state: TuneState, events: Iterable[Event]) -> TuneState:
@@ -233,8 +212,8 @@ def _with_reports(state: TuneState, pending: dict[str, dict[str, ModelUsage]]) -
         index = len(runs) - 1
         while runs[index].name != name:
             index -= 1
-        runs[index] = _with_usage(runs[index], tuple(table.values()))
-    return _with_runs(state, tuple(runs))
+        runs[index] = _replaced(runs[index], usage=tuple(table.values()))
+    return _replaced(state, runs=tuple(runs))
 
 
 _replaced = attrs.evolve  # the fold's one way to change a field: a new object, the old one untouched
