@@ -28,7 +28,7 @@ from engine.durable import (
     write_marker,
 )
 from engine.errors import NotALog, WriteFailed
-from engine.lines import LineReader
+from engine.lines import LineReader, read_at
 from engine.lock import Held, NoFolder, exclusive
 from engine.recorder import OnWait
 from engine.scan import Position
@@ -79,14 +79,6 @@ def make_folder(log_path: Path) -> list[Path]:
         raise WriteFailed(f"cannot create the folder {log_path.parent}: {exc.strerror or exc}",
                           path=str(log_path)) from None
     return missing[::-1]
-
-
-def _read_at(fd: int, offset: int, size: int) -> bytes:
-    """`size` bytes from `offset` of an open file, without moving its position (pread; lseek + read on Windows)."""
-    if hasattr(os, "pread"):
-        return os.pread(fd, size, offset)
-    os.lseek(fd, offset, os.SEEK_SET)
-    return os.read(fd, size)
 
 
 def truncate_torn_tail(fd: int, end: int) -> None:
@@ -150,7 +142,7 @@ class FileSession:
         try:
             if _signature(os.fstat(fd)) != token:
                 return False
-            last_line = _read_at(fd, last_line_start, end - last_line_start)
+            last_line = read_at(fd, last_line_start, end - last_line_start)
         except OSError:
             return False
         return last_line[-1:] == b"\n" and line_hash(last_line[:-1]) == last_hash

@@ -102,6 +102,15 @@ class LineReader:
             yield from block
 
 
+def read_at(fd: int, offset: int, size: int) -> bytes:
+    """Up to `size` bytes from `offset` of an open file, its position left alone (pread; lseek + read on
+    Windows, which has no pread)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 class _PositionalReads:
     """`read(n)` over a descriptor with pread from `offset` on: one system call per read, and a read shorter
     than asked ends the file (a regular file's reads are short only at its end), saving the empty last read."""
@@ -114,11 +123,7 @@ class _PositionalReads:
     def read(self, size: int) -> bytes:
         if self.ended:
             return b""
-        if hasattr(os, "pread"):
-            data = os.pread(self.fd, size, self.offset)
-        else:  # Windows: no pread
-            os.lseek(self.fd, self.offset, os.SEEK_SET)
-            data = os.read(self.fd, size)
+        data = read_at(self.fd, self.offset, size)
         self.offset += len(data)
         self.ended = len(data) < size
         return data

@@ -46,7 +46,9 @@ import attrs
 import orjson
 
 from engine.chain import line_hash
+from engine.durable import BINARY
 from engine.fold_version import SNAPSHOT_FORMAT, code_version, version_of  # noqa: F401 - code_version: re-exported
+from engine.lines import read_at
 from engine.scan import Position
 
 if TYPE_CHECKING:
@@ -319,19 +321,23 @@ def _log_matches(path: Path, position: Position, line_start: int, crc: int, *, p
                  ) -> int | None:
     """The CRC-32 of the log through the snapshot's last line, when the log still holds that line at its
     offset (same hash) and the same bytes before it (same CRC; `prefix_known`: the file is the very one whose
-    bytes a view checked, see `_settled`, and they are not read again); else None."""
+    bytes a view checked, see `_settled`, and they are not read again); else None. Read at offsets on one
+    descriptor: open, the line, the bytes before it, close."""
     try:
-        with open(path, "rb", buffering=0) as fh:
-            fh.seek(line_start)
-            line = fh.read(position.offset - line_start)
-            if len(line) != position.offset - line_start or line[-1:] != b"\n":
-                return None
-            if line_hash(line[:-1]) != position.hash:
-                return None
-            if not prefix_known and _crc_open(fh, 0, line_start, 0) != crc:
-                return None
+        fd = os.open(path, os.O_RDONLY | BINARY)
     except OSError:
         return None
+    try:
+        size = position.offset - line_start
+        line = read_at(fd, line_start, size)
+        if len(line) != size or line[-1:] != b"\n" or line_hash(line[:-1]) != position.hash:
+            return None
+        if not prefix_known and _crc_fd(fd, 0, line_start, 0) != crc:
+            return None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     import zlib
 
     return zlib.crc32(line, crc)
@@ -360,27 +366,30 @@ def _settled(signature: tuple[int, ...] | None, began: int) -> bool:
 def _crc_file(path: Path, start: int, stop: int, crc: int) -> int | None:
     """CRC-32 of bytes [start, stop) of `path`, continuing `crc`; None when they cannot all be read."""
     try:
-        with open(path, "rb", buffering=0) as fh:
-            return _crc_open(fh, start, stop, crc)
+        fd = os.open(path, os.O_RDONLY | BINARY)
     except OSError:
         return None
+    try:
+        return _crc_fd(fd, start, stop, crc)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
-def _crc_open(fh: Any, start: int, stop: int, crc: int) -> int | None:
+def _crc_fd(fd: int, start: int, stop: int, crc: int) -> int | None:
+    """CRC-32 of bytes [start, stop) of the open file `fd`, continuing `crc`, read in chunks at their offsets
+    (no seek); None when the file ends before `stop`."""
     import zlib  # with cattrs and tempfile, imported only when a snapshot is read or written
 
     if stop < start:
         return None
-    buffer = bytearray(min(CHUNK_BYTES, max(stop - start, 1)))
-    view = memoryview(buffer)
-    fh.seek(start)
-    left = stop - start
-    while left:
-        got = fh.readinto(view[: min(left, len(buffer))])
-        if not got:
+    while start < stop:
+        chunk = read_at(fd, start, min(CHUNK_BYTES, stop - start))
+        if not chunk:
             return None
-        crc = zlib.crc32(view[:got], crc)
-        left -= got
+        crc = zlib.crc32(chunk, crc)
+        start += len(chunk)
     return crc
 
 

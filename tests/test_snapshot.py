@@ -387,9 +387,9 @@ class TestAnUnchangedLogIsNotReadAgain:
         snapshot_time_ns = snapshot.time.time_ns
         monkeypatch.setattr(snapshot, "time", later)
         reads = []
-        real = snapshot._crc_open
-        monkeypatch.setattr(snapshot, "_crc_open", lambda fh, start, stop, crc: reads.append((start, stop))
-                            or real(fh, start, stop, crc))
+        real = snapshot._crc_fd
+        monkeypatch.setattr(snapshot, "_crc_fd", lambda fd, start, stop, crc: reads.append((start, stop))
+                            or real(fd, start, stop, crc))
         return reads
 
     def _snapshotted(self, path: Path) -> None:
