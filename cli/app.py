@@ -14,7 +14,7 @@ GROUPS = {
 }
 # Modules that add commands to a group: `register(app)` is called with the group's app, once per process.
 EXTENSIONS = {"tune": ("cli.tune_report",)}
-_registered: set[str] = set()  # the extensions whose commands are on their group already
+_registered: set[tuple[str, int]] = set()  # (extension, id of the group app) whose commands are on it already
 
 HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
 
@@ -33,14 +33,14 @@ def build(first: str | None) -> typer.Typer:
         for extension in EXTENSIONS.get(name, ()):
             # The group is a module's app: registering twice would list each command twice (and every later
             # build in this process would convert them all again).
-            if extension in _registered:
+            if (extension, id(group)) in _registered:
                 continue
             try:
                 importlib.import_module(extension).register(group)
             except ModuleNotFoundError as error:
                 if error.name != extension:
                     raise
-            _registered.add(extension)
+            _registered.add((extension, id(group)))
         app.add_typer(group, name=name, help=help_text)
 
     @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

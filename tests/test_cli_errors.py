@@ -155,3 +155,16 @@ def command_names(app) -> list[str]:
     """The `tune` group's commands as typer holds them (a command added twice is listed twice)."""
     (group,) = [info.typer_instance for info in app.registered_groups if info.name == "tune"]
     return [info.name for info in group.registered_commands]
+
+
+def test_a_group_app_made_anew_gets_the_report_commands_too(monkeypatch):
+    """Registering is remembered per group app: a `tune` app made anew (a module reloaded) is given them again."""
+    import typer
+
+    import cli.tune
+    from cli.app import build
+
+    build("tune")
+    monkeypatch.setattr(cli.tune, "app", typer.Typer())
+    names = command_names(build("tune"))
+    assert {"readme", "usage-report", "audit"} <= set(names) and len(names) == len(set(names))
