@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import weakref
 from typing import Annotated
 
 import typer
@@ -12,9 +13,10 @@ GROUPS = {
     "log": ("cli.log_commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
     "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
 }
-# Modules that add commands to a group: `register(app)` is called with the group's app, once per process.
+# Modules that add commands to a group: `register(app)` is called with the group's app, once per app.
 EXTENSIONS = {"tune": ("cli.tune_report",)}
-_registered: set[tuple[str, int]] = set()  # (extension, id of the group app) whose commands are on it already
+# Each group app -> the extensions whose commands are on it already (weak: a group app dropped is forgotten).
+_registered: weakref.WeakKeyDictionary[typer.Typer, set[str]] = weakref.WeakKeyDictionary()
 
 HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
 
@@ -33,14 +35,15 @@ def build(first: str | None) -> typer.Typer:
         for extension in EXTENSIONS.get(name, ()):
             # The group is a module's app: registering twice would list each command twice (and every later
             # build in this process would convert them all again).
-            if (extension, id(group)) in _registered:
+            done = _registered.setdefault(group, set())
+            if extension in done:
                 continue
             try:
                 importlib.import_module(extension).register(group)
             except ModuleNotFoundError as error:
                 if error.name != extension:
                     raise
-            _registered.add((extension, id(group)))
+            done.add(extension)
         app.add_typer(group, name=name, help=help_text)
 
     @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

@@ -1,5 +1,5 @@
-"""The tuning's usage fold (projections/tune/evolve.py `_usage`, and `evolve_all` over a run of events) gives
-what the obvious fold gives.
+"""The tuning's usage fold (projections/tune/evolve.py `evolve_all`, over a run of events or, through `evolve`,
+one) gives what the obvious fold gives.
 
 The obvious fold (`_usage_the_slow_way`: lists, `attrs.evolve`) is the reference. On generated
 histories of runs started, graded, changed and reported on (reports for unknown runs too), the

@@ -45,8 +45,8 @@ TUNE_PREFIX = "tune."
 def evolve(state: TuneState, event: Event) -> TuneState:
     """The state after `event`."""
     match event.data:
-        case UsageRecorded() as fact:  # first: the most frequent event
-            return _usage(state, fact)
+        case UsageRecorded():  # first: the most frequent event
+            return evolve_all(state, (event,))
         case TuningStarted() as fact:
             return _started(state, fact)
         case BatchBuilt() as fact:
@@ -151,38 +151,17 @@ def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
     return state
 
 
-def _usage(state: TuneState, fact: UsageRecorded) -> TuneState:
-    """The run's totals for the model replaced by the new report; a report for no known run changes nothing.
-
-    The run is searched from the newest (usage is reported for the run in progress, found at once), and a
-    report holds running totals (it replaces the model's figures, nothing is summed). A replay folds a
-    stretch of reports at once (`evolve_all`); this is the one-event fold.
-    """
-    runs = state.runs
-    index = len(runs) - 1
-    while index >= 0 and runs[index].name != fact.run:
-        index -= 1
-    if index < 0:
-        return state
-    run = runs[index]
-    usage = run.usage
-    model = fact.model
-    position = 0
-    while position < len(usage) and usage[position].model != model:
-        position += 1
-    reports = usage[position].reports + 1 if position < len(usage) else 1
-    totals = ModelUsage(model, fact.calls, fact.input_tokens, fact.output_tokens, reports)
-    changed = _replaced(run, usage=(*usage[:position], totals, *usage[position + 1 :]))
-    return _replaced(state, runs=(*runs[:index], changed, *runs[index + 1 :]))
-
-
 def evolve_all(state: TuneState, events: Iterable[Event]) -> TuneState:
-    """`evolve` over a run of events, with usage reports folded in O(1) each.
+    """`evolve` over a run of events, with usage reports folded in O(1) each (`evolve` folds one report as a
+    run of one).
 
-    A report is kept in a table of this call's own (run -> model -> totals, in the order `_usage` keeps) and
-    written into the runs once: before the next event of another kind, and at the end. So a replay of a
-    tuning, whose lines are mostly usage reports, re-makes a run and the runs tuple once per stretch of
-    reports, not once per report. tests/test_tune_usage_fold.py checks it equals `evolve` one at a time.
+    A report replaces its model's figures in the newest run of that name (a report holds running totals:
+    nothing is summed; its model keeps its place, a new model comes last); a report for no known run changes
+    nothing. Reports are kept in a table of this call's own (run -> model -> totals) and written into the
+    runs once: before the next event of another kind, and at the end. So a replay of a tuning, whose lines
+    are mostly usage reports, re-makes a run and the runs tuple once per stretch of reports, not once per
+    report. tests/test_tune_usage_fold.py checks it equals the obvious fold, one event at a time or cut
+    anywhere.
     """
     pending: dict[str, dict[str, ModelUsage]] = {}
     for event in events:
@@ -196,7 +175,7 @@ def evolve_all(state: TuneState, events: Iterable[Event]) -> TuneState:
         if table is None:
             run = state.run_named(fact.run)
             if run is None:
-                continue  # a report for no known run changes nothing (as in `_usage`)
+                continue  # a report for no known run changes nothing
             table = pending[fact.run] = {usage.model: usage for usage in run.usage}
         known = table.get(fact.model)
         table[fact.model] = ModelUsage(fact.model, fact.calls, fact.input_tokens, fact.output_tokens,
@@ -205,8 +184,7 @@ def evolve_all(state: TuneState, events: Iterable[Event]) -> TuneState:
 
 
 def _with_reports(state: TuneState, pending: dict[str, dict[str, ModelUsage]]) -> TuneState:
-    """The state with each run named in `pending` (the newest of that name, as `_usage` finds it) holding
-    the usage gathered for it."""
+    """The state with the newest run of each name in `pending` holding the usage gathered for it."""
     runs = list(state.runs)
     for name, table in pending.items():
         index = len(runs) - 1

@@ -228,6 +228,7 @@ class TestTuningAgentsOnOnePostgresLog:
             elif words[0] == "next-batch":
                 assert built and max(built.values()) == 1, words
 
+
 TARGETS = 30
 
 
