@@ -22,7 +22,7 @@ from bench.workloads import (
     write_lines,
     write_log,
 )
-from engine import EventLog, Snapshots, open_log
+from batchlog.engine import EventLog, Snapshots, open_log
 
 # The seeds: $BATCHLOG_SEEDS, else ../shared/seeds/extracted beside the checkout (as the tests find them).
 SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
@@ -31,12 +31,12 @@ BATCH_MJS = SEEDS / "batch.mjs"
 
 
 def _tune() -> tuple[Any, Any, Any, Any]:
-    from projections.catalog import tuning_types
-    from projections.tune.evolve import without_usage
-    from projections.tune.views import next_step, progress
+    from batchlog.projections.catalog import tuning_types
+    from batchlog.projections.tune.evolve import without_usage
+    from batchlog.projections.tune.views.status import next_step, progress
 
-    registry = tuning_types()  # what `batchlog tune` reads with (cli/tune_log.py)
-    # What `tune status` and `tune next` replay (cli/tune_log.py): the tuning without its usage reports.
+    registry = tuning_types()  # what `batchlog tune` reads with (cli/tune/log.py)
+    # What `tune status` and `tune next` replay (cli/tune/log.py): the tuning without its usage reports.
     return registry, without_usage(registry.by_name), progress, next_step
 
 
@@ -72,7 +72,7 @@ def tune_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     timing = side_by_side(lambda: status_and_next(open_log(path, registry)),
                           lambda: status_and_next(EventLog(path, registry)), rounds, prepare=restore_snapshot)
     # The least a view from a snapshot of a changed log must do: read the bytes before the snapshot's line and
-    # check their CRC-32 (engine/snapshot.py: an edit there would change a full replay's answer).
+    # check their CRC-32 (engine/snapshots/file.py: an edit there would change a full replay's answer).
     floor = side_by_side(lambda: crc_of(path, end.offset), lambda: status_and_next(EventLog(path, registry)),
                          rounds).ratio
     rows.append(Row.timed(f"tune status + next from a snapshot, {new:,} new events (0.1%) on {events:,} "
@@ -84,7 +84,7 @@ def crc_of(path: Path, stop: int) -> int:
     """The CRC-32 of the first `stop` bytes of `path`, read in the snapshot check's chunks."""
     import zlib
 
-    from engine.snapshot import CHUNK_BYTES
+    from batchlog.engine.snapshots.file import CHUNK_BYTES
 
     crc = 0
     with open(path, "rb", buffering=0) as fh:
@@ -126,8 +126,8 @@ def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     case = f"quick batch, replay of {events:,} events (vs the seed's load())"
     if not QUICK_BATCH_SEED.is_file():
         return [Row(case, None, None, "s", 1.25, note=f"seed not found: {QUICK_BATCH_SEED}")]
-    from projections.quick_batch.events import REGISTRY
-    from projections.quick_batch.evolve import projection
+    from batchlog.projections.quick_batch.events import REGISTRY
+    from batchlog.projections.quick_batch.evolve import projection
 
     seed = _seed_module()
     ours_dir, seed_dir = folder / "qb-batchlog", folder / "qb-seed"
@@ -162,7 +162,7 @@ def _process(args: list[str], cwd: Path) -> None:
 def _batchlog() -> list[str]:
     """The installed console script beside this interpreter (else the module)."""
     script = Path(sys.executable).with_name("batchlog")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "cli.main"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "batchlog.cli.main"]
 
 
 def process_rows(folder: Path, rounds: int, events: int) -> list[Row]:

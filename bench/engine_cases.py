@@ -12,7 +12,7 @@ import orjson
 
 from bench.measure import Row, Timing, cpu_seconds, peak_bytes, side_by_side, wall_seconds
 from bench.workloads import ENGINE_REGISTRY, TOTALS, measured, write_log
-from engine import Event, EventLog, Projection, Registry, open_log
+from batchlog.engine import Event, EventLog, Projection, Registry, open_log
 
 
 def bare_loads(path: Path) -> None:

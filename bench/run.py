@@ -1,5 +1,5 @@
-"""`python -m bench` (or `batchlog bench`): every case side by side with its baseline, one table, exit 0 when
-every row passes.
+"""`python -m bench`, from a clone (the installed package does not ship the bench): every case side by side with
+its baseline, one table, exit 0 when every row passes.
 
 Inputs are generated in a temporary folder that is removed afterwards. `--quick`
 runs smaller sizes (for CI), `--json` prints the rows as one JSON object.

@@ -16,7 +16,7 @@ from pathlib import Path
 from bench.domain_cases import _batchlog, _pair, _process, _tune
 from bench.measure import Row, side_by_side, wall_seconds
 from bench.workloads import ENGINE_REGISTRY, TOTALS, measured, tuning_events, write_log
-from engine import EventLog, open_log
+from batchlog.engine import EventLog, open_log
 
 SERVER_ENV = ("BATCHLOG_BENCH_POSTGRES", "BATCHLOG_TEST_POSTGRES")
 
@@ -85,7 +85,7 @@ def _tune_next(folder: Path, url: str, run: str, rounds: int):
 
 def _filled(folder: Path, url: str, name: str, events: int) -> tuple[str, Path]:
     """A tuning log of `events` events in a file, and the same lines on the server (migrated)."""
-    from engine.migrate import migrate
+    from batchlog.engine.migrate import migrate
 
     registry, _, _, _ = _tune()
     path = folder / f"{name}.jsonl"
@@ -98,7 +98,7 @@ def _filled(folder: Path, url: str, name: str, events: int) -> tuple[str, Path]:
 def _replay(folder: Path, url: str, run: str, events: int, rounds: int):
     registry, tune, _, _ = _tune()
     address, path = _filled(folder, url, f"bench-replay-{run}", events)
-    from engine.address import recorder_for
+    from batchlog.engine.address import recorder_for
 
     return side_by_side(lambda: EventLog(recorder_for(address), registry).replay(tune),
                         lambda: EventLog(path, registry).replay(tune), rounds, clock=wall_seconds)

@@ -12,9 +12,9 @@ from typing import Any
 import attrs
 import orjson
 
-from engine import Event, EventType, Position, Projection, Registry, code_version
-from engine.chain import line_hash
-from engine.envelope import encode_line
+from batchlog.engine import Event, EventType, Position, Projection, Registry, code_version
+from batchlog.engine.chain import line_hash
+from batchlog.engine.envelope import encode_line
 
 AT = "2026-12-02T16:00:00.000Z"
 LINES_PER_WRITE = 10_000
@@ -84,7 +84,7 @@ def _flush(fh: Any, lines: list[bytes]) -> int:
 
 def tuning_events(count: int, cases: int = 64) -> Iterator[Any]:
     """`count` events of a plausible tuning: batches of 3 cases, two graded halves each, usage reports."""
-    from projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted, UsageRecorded
+    from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted, UsageRecorded
 
     bodies = [{"id": f"case-{i:03d}", "class": f"class-{i % 4}", "complexity": "complex" if i % 3 == 0 else "simple",
                "input": f"question {i}"} for i in range(cases)]
@@ -110,7 +110,7 @@ def tuning_events(count: int, cases: int = 64) -> Iterator[Any]:
 
 
 def usage_events(run: str, count: int, start: int = 0) -> Iterator[Any]:
-    from projections.tune.events import UsageRecorded
+    from batchlog.projections.tune.events import UsageRecorded
 
     for k in range(start, start + count):
         yield UsageRecorded(run, "model-a" if k % 2 else "model-b", k, 1000 + k, 200 + k)
@@ -120,8 +120,8 @@ def usage_events(run: str, count: int, start: int = 0) -> Iterator[Any]:
 
 def quick_batch_events(count: int) -> Iterator[Any]:
     """A started batch whose targets are handed out and recorded: `count` events in all."""
-    from projections.quick_batch.events import BatchStarted, TargetRecorded, TargetStarted
-    from projections.quick_batch.grammar import TargetLine
+    from batchlog.projections.quick_batch.events import BatchStarted, TargetRecorded, TargetStarted
+    from batchlog.projections.quick_batch.grammar import TargetLine
 
     targets = (count - 1) // 2
     lines = [TargetLine(n, f"https://example.org/repo-{n}", None, None) for n in range(1, targets + 1)]

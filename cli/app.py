@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 GROUPS = {
-    "log": ("cli.log_commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
-    "tune": ("cli.tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
+    "log": ("batchlog.cli.log.commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
+    "tune": ("batchlog.cli.tune.commands", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
 }
 # Modules that add commands to a group: `register(app)` is called with the group's app, once per app.
-EXTENSIONS = {"tune": ("cli.tune_report",)}
+EXTENSIONS = {"tune": ("batchlog.cli.tune.reports",)}
 # Each group app -> the extensions whose commands are on it already (weak: a group app dropped is forgotten).
 _registered: weakref.WeakKeyDictionary[typer.Typer, set[str]] = weakref.WeakKeyDictionary()
 
@@ -50,7 +50,7 @@ def build(first: str | None) -> typer.Typer:
                  add_help_option=False)
     def quick_batch(args: Annotated[list[str] | None, typer.Argument()] = None) -> int:
         """The skf-quick-batch.py contract on an event log: parse, start, next, record, summarize, status, import."""
-        from cli.quick_batch import main as quick_batch_main
+        from batchlog.cli.quick_batch.main import main as quick_batch_main
 
         return quick_batch_main(args or [])
 
@@ -59,14 +59,14 @@ def build(first: str | None) -> typer.Typer:
 
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; every error becomes a message and an exit code."""
-    from cli.errors import reported
+    from batchlog.cli.errors import reported
 
     return reported(lambda: _run_typer(args), "--json" in args)
 
 
 def _run_typer(args: list[str]) -> int:
     """The typer app on `args`; click's usage errors and exits become exit codes, the rest is raised."""
-    from cli.errors import EXIT_REFUSED, EXIT_USAGE
+    from batchlog.cli.errors import EXIT_REFUSED, EXIT_USAGE
 
     try:
         app = build(args[0] if args else None)

@@ -2,8 +2,8 @@
 
 Agents call these between every step. Through typer each call pays for importing typer (and the pydantic
 it brings) and building the command (~0.3 s); here a small parser reads the few options these views have
-and calls the very functions the typer commands call (cli/tune_views.py), with errors reported by the same
-`cli.errors.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
+and calls the very functions the typer commands call (cli/tune/views.py), with errors reported by the same
+`batchlog.cli.errors.reported`. It takes only what it fully understands: `--help`, an unknown, repeated or malformed
 option, a number out of its range, `-o`, `--`, anything else, and it answers None so that the typer app
 runs instead and the user gets typer's own usage message and exit code 2. `--store`/`--log` (and BATCHLOG_STORE)
 are read as the typer commands read them; a value they refuse goes to typer for its usage message.
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli import store as stores
-from cli import tune_views
-from cli.errors import reported
-from cli.tune_log import DEFAULT_DIR
+from batchlog.cli import store as stores
+from batchlog.cli.tune import views as tune_views
+from batchlog.cli.errors import reported
+from batchlog.cli.tune.log import DEFAULT_DIR
 
-# For each view, its options as cli/tune.py declares them: None for a flag, "path" for a folder, "text" for a
+# For each view, its options as cli/tune/commands.py declares them: None for a flag, "path" for a folder, "text" for a
 # word, else the range of a whole number (None: no largest).
 _DIR, _AT, _JSON = ("--dir", "path"), ("--at", (1, None)), ("--json", None)
 _STORE, _LOG = ("--store", "text"), ("--log", "text")
@@ -54,7 +54,7 @@ def fast_view(args: list[str]) -> int | None:
 def _store(store: object, log: object) -> stores.Store | None:
     """The store the options and BATCHLOG_STORE choose; None for a value they cannot take (typer then says what is
     wrong)."""
-    from engine import BadSetting
+    from batchlog.engine import BadSetting
 
     try:
         if store is not None:

@@ -1,4 +1,4 @@
-"""The `batchlog` entry point: picks the front end (quick-batch's argparse, the benchmarks, the fast views,
+"""The `batchlog` entry point: picks the front end (quick-batch's argparse, the fast views,
 the typer app). Each runs its command through the one error boundary, cli/errors.py."""
 
 from __future__ import annotations
@@ -11,23 +11,18 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "quick-batch":
         # The seed's argparse contract (usage errors, exit 2), and a fast start: no typer.
-        from cli.quick_batch import main as quick_batch_main
+        from batchlog.cli.quick_batch.main import main as quick_batch_main
 
         return quick_batch_main(args[1:])
-    if args[:1] == ["bench"]:
-        # The benchmark suite (bench/run.py): its own options, table and exit code (1: a row missed).
-        from bench.run import main as bench_main
-
-        return bench_main(args[1:], prog="batchlog bench")
     if args[:1] == ["tune"]:
         # The read-only views agents call most, without building the typer app (~0.3 s); anything the
         # fast path does not fully understand (help, a bad option, -o) goes on to typer below.
-        from cli.fast_views import fast_view
+        from batchlog.cli.fast_views import fast_view
 
         code = fast_view(args)
         if code is not None:
             return code
-    from cli.app import run
+    from batchlog.cli.app import run
 
     return run(args)
 

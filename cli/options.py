@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cli import store
+from batchlog.cli import store
 
 Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout (errors: one on stderr)")]
 At = Annotated[

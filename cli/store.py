@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 
 import attrs
 
-from cli.layout import LOG_NAME
+from batchlog.cli.folders import LOG_NAME
 
 if TYPE_CHECKING:
-    from engine import EventLog, Registry, Report
+    from batchlog.engine import EventLog, Registry, Report
 
 STORE_ENV = "BATCHLOG_STORE"
 FILE = "file"
@@ -65,8 +65,8 @@ def _url_problem(url: str) -> str:
 
 def check_log_name(value: str) -> str:
     """`value` as a log's name on a server: a plain name, never a path (the engine's rule); ValueError otherwise."""
-    from engine.address import check_log_name as engine_check
-    from engine.errors import BadAddress
+    from batchlog.engine.address import check_log_name as engine_check
+    from batchlog.engine.errors import BadAddress
 
     try:
         return engine_check(value)
@@ -76,7 +76,7 @@ def check_log_name(value: str) -> str:
 
 def _masked(url: str) -> str:
     """`url` with its password hidden, for messages."""
-    from engine.address import hide_password
+    from batchlog.engine.address import hide_password
 
     return hide_password(url)
 
@@ -110,7 +110,7 @@ class Store:
 def chosen(store: str | None = None, log: str | None = None) -> Store:
     """The store the options name (checked by the option parsers), else BATCHLOG_STORE's, else the file.
     BadSetting (a usage error, exit 2) for a BATCHLOG_STORE that names no store, or --log with the file store."""
-    from engine import BadSetting
+    from batchlog.engine import BadSetting
 
     given = store
     if store is None:
@@ -145,9 +145,9 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
     the log NAME, by default the folder's name (BadSetting, exit 2, when that name is not a plain name)."""
     if store in (None, FILE):
         return str(folder / LOG_NAME)
-    from engine import BadSetting
-    from engine.address import log_address as address_of
-    from engine.errors import BadAddress
+    from batchlog.engine import BadSetting
+    from batchlog.engine.address import log_address as address_of
+    from batchlog.engine.errors import BadAddress
 
     try:
         return address_of(store, name, folder)
@@ -164,21 +164,21 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
 
 def open_log(store: Store, folder: Path, registry: Registry, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
     """The log of the loop whose files are in `folder`, in `store`, with snapshots on."""
-    from engine import open_log as open_address
+    from batchlog.engine import open_log as open_address
 
     return open_address(store.address(folder), registry, on_wait=on_wait, on_note=on_note)
 
 
 def open_archive(path: Path, registry: Registry, *, on_wait: Any = None) -> EventLog:
     """A log copied to a file of another name (a quick batch's archive beside its summary), to read."""
-    from engine import EventLog
+    from batchlog.engine import EventLog
 
     return EventLog(path, registry, on_wait=on_wait)
 
 
 def read_with(log: EventLog, registry: Registry) -> EventLog:
     """The same log, to read with the event types of `registry`."""
-    from engine import EventLog
+    from batchlog.engine import EventLog
 
     return EventLog(log.recorder, registry)
 
@@ -195,13 +195,13 @@ def shown(log: EventLog) -> str:
 
 def log_lines(log: EventLog) -> Iterator[bytes]:
     """Every complete line of the log in order, as written (without its newline; a torn tail is not one)."""
-    from engine.scan import Position
+    from batchlog.engine.scan import Position
 
     return (line for block in log.lines(Position()).blocks() for line in block)
 
 
 def verify_log(log: EventLog, registry: Registry) -> Report:
     """`batchlog log verify` of the log: every line checked."""
-    from engine import verify
+    from batchlog.engine import verify
 
     return verify(read_with(log, registry), registry)

@@ -14,21 +14,21 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _HOMES = {
-    "now": "engine.clock", "now_datetime": "engine.clock",
-    "Event": "engine.envelope",
-    "BadSetting": "engine.errors", "CannotEncode": "engine.errors", "ClockError": "engine.errors",
-    "EngineError": "engine.errors", "LockTimeout": "engine.errors", "LogDamaged": "engine.errors",
-    "LogError": "engine.errors", "NewerVersion": "engine.errors", "NotALog": "engine.errors",
-    "WriteFailed": "engine.errors",
-    "Appended": "engine.log", "EventLog": "engine.log", "Projection": "engine.log", "Replayed": "engine.log",
-    "EventType": "engine.registry", "Raw": "engine.registry", "Registry": "engine.registry",
-    "Position": "engine.scan", "Problem": "engine.scan", "Scan": "engine.scan",
-    "Snapshots": "engine.snapshot", "code_version": "engine.fold_version", "CodeVersion": "engine.fold_version",
-    "Address": "engine.address", "log_address": "engine.address", "open_log": "engine.address",
-    "parse_address": "engine.address", "check_log_name": "engine.address",
-    "BadAddress": "engine.errors", "StoreUnavailable": "engine.errors",
-    "migrate": "engine.migrate", "Migrated": "engine.migrate", "MigrateRefused": "engine.migrate",
-    "Receipt": "engine.verify", "Report": "engine.verify", "verify": "engine.verify",
+    "now": "batchlog.engine.clock", "now_datetime": "batchlog.engine.clock",
+    "Event": "batchlog.engine.envelope",
+    "BadSetting": "batchlog.engine.errors", "CannotEncode": "batchlog.engine.errors", "ClockError": "batchlog.engine.errors",
+    "EngineError": "batchlog.engine.errors", "LockTimeout": "batchlog.engine.errors", "LogDamaged": "batchlog.engine.errors",
+    "LogError": "batchlog.engine.errors", "NewerVersion": "batchlog.engine.errors", "NotALog": "batchlog.engine.errors",
+    "WriteFailed": "batchlog.engine.errors",
+    "Appended": "batchlog.engine.log", "EventLog": "batchlog.engine.log", "Projection": "batchlog.engine.log", "Replayed": "batchlog.engine.log",
+    "EventType": "batchlog.engine.registry", "Raw": "batchlog.engine.registry", "Registry": "batchlog.engine.registry",
+    "Position": "batchlog.engine.scan", "Problem": "batchlog.engine.scan", "Scan": "batchlog.engine.scan",
+    "Snapshots": "batchlog.engine.snapshots.file", "code_version": "batchlog.engine.fold_version", "CodeVersion": "batchlog.engine.fold_version",
+    "Address": "batchlog.engine.address", "log_address": "batchlog.engine.address", "open_log": "batchlog.engine.address",
+    "parse_address": "batchlog.engine.address", "check_log_name": "batchlog.engine.address",
+    "BadAddress": "batchlog.engine.errors", "StoreUnavailable": "batchlog.engine.errors",
+    "migrate": "batchlog.engine.migrate", "Migrated": "batchlog.engine.migrate", "MigrateRefused": "batchlog.engine.migrate",
+    "Receipt": "batchlog.engine.verify", "Report": "batchlog.engine.verify", "verify": "batchlog.engine.verify",
 }
 
 __all__ = sorted(_HOMES)
@@ -40,7 +40,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'engine' has no attribute {name!r}")
     module = importlib.import_module(home)
     short = home.rpartition(".")[2]
-    if _HOMES.get(short) == home:  # importing engine.verify bound the submodule to `verify`: the function wins
+    if _HOMES.get(short) == home:  # importing batchlog.engine.verify bound the submodule to `verify`: the function wins
         globals()[short] = getattr(module, short)
     value = getattr(module, name)
     globals()[name] = value
@@ -48,16 +48,26 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from engine.clock import now, now_datetime
-    from engine.envelope import Event
-    from engine.errors import (BadSetting, CannotEncode, ClockError, EngineError, LockTimeout, LogDamaged, LogError, NewerVersion, NotALog,
-                               WriteFailed)
-    from engine.log import Appended, EventLog, Projection, Replayed
-    from engine.registry import EventType, Raw, Registry
-    from engine.scan import Position, Problem, Scan
-    from engine.address import Address, check_log_name, log_address, open_log, parse_address
-    from engine.errors import BadAddress, StoreUnavailable
-    from engine.migrate import Migrated, MigrateRefused, migrate
-    from engine.fold_version import CodeVersion, code_version
-    from engine.snapshot import Snapshots
-    from engine.verify import Receipt, Report, verify
+    from batchlog.engine.clock import now, now_datetime
+    from batchlog.engine.envelope import Event
+    from batchlog.engine.errors import (
+        BadSetting,
+        CannotEncode,
+        ClockError,
+        EngineError,
+        LockTimeout,
+        LogDamaged,
+        LogError,
+        NewerVersion,
+        NotALog,
+        WriteFailed,
+    )
+    from batchlog.engine.log import Appended, EventLog, Projection, Replayed
+    from batchlog.engine.registry import EventType, Raw, Registry
+    from batchlog.engine.scan import Position, Problem, Scan
+    from batchlog.engine.address import Address, check_log_name, log_address, open_log, parse_address
+    from batchlog.engine.errors import BadAddress, StoreUnavailable
+    from batchlog.engine.migrate import Migrated, MigrateRefused, migrate
+    from batchlog.engine.fold_version import CodeVersion, code_version
+    from batchlog.engine.snapshots.file import Snapshots
+    from batchlog.engine.verify import Receipt, Report, verify

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from engine.errors import BadAddress
+from batchlog.engine.errors import BadAddress
 
 if TYPE_CHECKING:
-    from engine.log import EventLog
-    from engine.recorder import Recorder
+    from batchlog.engine.log import EventLog
+    from batchlog.engine.recorders.protocols import Recorder
 
 LOG_FILE_NAME = "events.jsonl"
 LOG_NAME_MAX = 200
@@ -132,14 +132,14 @@ def recorder_for(address: str | os.PathLike | Address) -> Recorder:
     """The recorder that keeps the log at `address` (the PostgreSQL driver is imported only for a server)."""
     parsed = address if isinstance(address, Address) else parse_address(address)
     if parsed.store == "memory":
-        from engine.memory_recorder import MemoryRecorder
+        from batchlog.engine.recorders.memory import MemoryRecorder
 
         return MemoryRecorder(parsed.name)
     if parsed.store == "postgresql":
-        from engine.pg_recorder import PostgresRecorder
+        from batchlog.engine.recorders.postgresql import PostgresRecorder
 
         return PostgresRecorder(parsed.dsn, parsed.name, parsed.shown)
-    from engine.file_recorder import FileRecorder
+    from batchlog.engine.recorders.file import FileRecorder
 
     return FileRecorder(parsed.path)
 
@@ -147,7 +147,7 @@ def recorder_for(address: str | os.PathLike | Address) -> Recorder:
 def open_log(address: str | os.PathLike, registry: Any, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
     """The log at `address`, snapshots on: what the CLI's views and commands open, whatever the store
     (`on_wait`: where a lock wait is announced; `on_note`: where a reader's notes go, each said once)."""
-    from engine.log import EventLog
+    from batchlog.engine.log import EventLog
 
     recorder = recorder_for(address)
     said: set[str] = set()
@@ -158,11 +158,11 @@ def open_log(address: str | os.PathLike, registry: Any, *, on_wait: Any = None, 
             on_note(text)
 
     if recorder.path is not None:
-        from engine.snapshot import Snapshots
+        from batchlog.engine.snapshots.file import Snapshots
 
         snapshots: Any = Snapshots(on_note=note_once)
     else:
-        from engine.stored_snapshot import StoredSnapshots
+        from batchlog.engine.snapshots.stored import StoredSnapshots
 
         snapshots = StoredSnapshots(on_note=note_once)
     return EventLog(recorder, registry, on_wait=on_wait, snapshots=snapshots, on_note=note_once)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from engine.errors import ClockError
+from batchlog.engine.errors import ClockError
 
 CLOCK_ENV = "BATCHLOG_CLOCK"
 

@@ -13,7 +13,7 @@ from hashlib import sha256
 import attrs
 import orjson
 
-from engine.chain import MIN_PREV_LENGTH
+from batchlog.engine.chain import MIN_PREV_LENGTH
 
 FIELDS = ("seq", "type", "v", "at", "id", "data", "prev")
 FIELD_SET = frozenset(FIELDS)

@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine.crash_hook import crash_point
-from engine.durable import BINARY, fsync_folder
+from batchlog.engine.crash_hook import crash_point
+from batchlog.engine.recorders.pending import BINARY, fsync_folder
 
 _TEMP_SUFFIX = ".tmp"
 

@@ -21,7 +21,7 @@ OVERLONG = b"\0a line longer than 16 MiB"  # stands for such a line; not JSON, s
 
 def _open_regular(path: str | os.PathLike):
     """The file opened for reading, unbuffered; NotALog when it is not a regular file (never blocks on a FIFO)."""
-    from engine.errors import NotALog
+    from batchlog.engine.errors import NotALog
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     if not stat.S_ISREG(os.fstat(fd).st_mode):

@@ -2,7 +2,7 @@
 
 `EventLog.append` runs replay, decide and write under one lock, so a decision
 is always taken on the state it is appended to; there is no other way to write.
-Where the lines are kept is a recorder's business (engine/recorder.py): this module
+Where the lines are kept is a recorder's business (engine/recorders/protocols.py): this module
 reads and writes through one and never touches a file or a server itself.
 """
 
@@ -14,16 +14,16 @@ from typing import Any
 
 import attrs
 
-from engine import clock, own_types
-from engine.chain import line_hash
-from engine.durable import Marker
-from engine.envelope import Event, encode_line
-from engine.errors import CannotEncode, LogDamaged, NewerVersion, NotALog
-from engine.file_recorder import FileRecorder, readable_log  # noqa: F401 - readable_log: the CLI imports it from here
-from engine.recorder import Recorder, Session
-from engine.registry import Registry
-from engine.scan import Position, Problem, Scan
-from engine.trust import refuse_damaged, unacknowledged_note
+from batchlog.engine import clock, own_types
+from batchlog.engine.chain import line_hash
+from batchlog.engine.recorders.pending import Marker
+from batchlog.engine.envelope import Event, encode_line
+from batchlog.engine.errors import CannotEncode, LogDamaged, NewerVersion, NotALog
+from batchlog.engine.recorders.file import FileRecorder, readable_log  # noqa: F401 - readable_log: the CLI imports it from here
+from batchlog.engine.recorders.protocols import Recorder, Session
+from batchlog.engine.registry import Registry
+from batchlog.engine.scan import Position, Problem, Scan
+from batchlog.engine.damage import refuse_damaged, unacknowledged_note
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
@@ -48,7 +48,7 @@ class Projection:
     name: str
     initial: Any
     evolve: Evolve
-    version: Any = ""  # str | engine.fold_version.CodeVersion
+    version: Any = ""  # str | batchlog.engine.fold_version.CodeVersion
     state_type: type | None = None
     folds: frozenset[str] | None = None
     evolve_all: Callable[[Any, Iterable[Event]], Any] | None = None

@@ -12,13 +12,13 @@ from hashlib import sha256
 
 import attrs
 
-from engine.address import recorder_for
-from engine.errors import EngineError, NotALog, WriteFailed
-from engine.log import EventLog
-from engine.recorder import OnWait
-from engine.registry import Registry
-from engine.scan import Position
-from engine.verify import verify
+from batchlog.engine.address import recorder_for
+from batchlog.engine.errors import EngineError, NotALog, WriteFailed
+from batchlog.engine.log import EventLog
+from batchlog.engine.recorders.protocols import OnWait
+from batchlog.engine.registry import Registry
+from batchlog.engine.scan import Position
+from batchlog.engine.verify import verify
 
 
 class MigrateRefused(EngineError):
@@ -75,6 +75,6 @@ def _lines(log: EventLog) -> list[bytes]:
 
 
 def report_hash(lines: list[bytes]) -> str:
-    from engine.chain import GENESIS, line_hash
+    from batchlog.engine.chain import GENESIS, line_hash
 
     return line_hash(lines[-1]) if lines else GENESIS

@@ -5,7 +5,7 @@ A loop's registry and fold need not know them; `log show` and `log verify` list 
 
 from __future__ import annotations
 
-from engine.registry import EventType, Registry
+from batchlog.engine.registry import EventType, Registry
 
 SALVAGED = "log.salvaged"
 REGISTRY = Registry([EventType(SALVAGED, 1)])

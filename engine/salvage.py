@@ -17,16 +17,16 @@ from pathlib import Path
 
 import attrs
 
-from engine import clock
-from engine.chain import line_hash
-from engine.envelope import encode_line
-from engine.errors import EngineError, NotALog, WriteFailed
-from engine.lines import LineReader
-from engine.lock import exclusive
-from engine.durable import marker_path
-from engine.own_types import SALVAGED
-from engine.registry import Registry
-from engine.scan import Problem, Scan
+from batchlog.engine import clock
+from batchlog.engine.chain import line_hash
+from batchlog.engine.envelope import encode_line
+from batchlog.engine.errors import EngineError, NotALog, WriteFailed
+from batchlog.engine.lines import LineReader
+from batchlog.engine.recorders.file_lock import exclusive
+from batchlog.engine.recorders.pending import marker_path
+from batchlog.engine.own_types import SALVAGED
+from batchlog.engine.registry import Registry
+from batchlog.engine.scan import Problem, Scan
 
 
 class SalvageRefused(EngineError):
@@ -52,11 +52,11 @@ def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = Non
             on_wait=None) -> Salvaged:
     """Cut the log at `path` (any log address) back to the events before its first damaged line (or through
     seq `to`)."""
-    from engine.address import recorder_for
+    from batchlog.engine.address import recorder_for
 
     recorder = recorder_for(path)
     if recorder.path is None:
-        from engine.salvage_stored import salvage_stored
+        from batchlog.engine.salvage_stored import salvage_stored
 
         return salvage_stored(recorder, registry, to=to, on_wait=on_wait)
     path = recorder.path

@@ -7,15 +7,15 @@ from __future__ import annotations
 from hashlib import sha256
 from typing import Any
 
-from engine import clock
-from engine.chain import GENESIS, line_hash
-from engine.envelope import encode_line
-from engine.errors import NotALog
-from engine.own_types import SALVAGED
-from engine.recorder import joined
-from engine.registry import Registry
-from engine.salvage import Salvaged, _lines_to_keep
-from engine.scan import Position, Scan
+from batchlog.engine import clock
+from batchlog.engine.chain import GENESIS, line_hash
+from batchlog.engine.envelope import encode_line
+from batchlog.engine.errors import NotALog
+from batchlog.engine.own_types import SALVAGED
+from batchlog.engine.recorders.protocols import joined
+from batchlog.engine.registry import Registry
+from batchlog.engine.salvage import Salvaged, _lines_to_keep
+from batchlog.engine.scan import Position, Scan
 
 
 def salvage_stored(recorder: Any, registry: Registry, *, to: int | None = None, on_wait: Any = None) -> Salvaged:

@@ -24,11 +24,11 @@ from hashlib import sha256
 import attrs
 import orjson
 
-from engine import own_types
-from engine.chain import GENESIS
-from engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
-from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
-from engine.registry import Registry
+from batchlog.engine import own_types
+from batchlog.engine.chain import GENESIS
+from batchlog.engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
+from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
+from batchlog.engine.registry import Registry
 
 
 @attrs.frozen

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from engine.chain import GENESIS, line_hash
-from engine.registry import Registry
-from engine.scan import Position, Problem, Scan
+from batchlog.engine.chain import GENESIS, line_hash
+from batchlog.engine.registry import Registry
+from batchlog.engine.scan import Position, Problem, Scan
 
 if TYPE_CHECKING:
-    from engine.log import EventLog
+    from batchlog.engine.log import EventLog
 
 RECEIPT_PREFIX = "batchlog-receipt"
 
@@ -76,7 +76,7 @@ def verify(log: str | os.PathLike | EventLog, registry: Registry, since: Receipt
     """Check every line of `log` (an EventLog of any store, or a file's path); with `since`, also that it only
     grew since that receipt (a receipt taken of the same lines in any store)."""
     if isinstance(log, (str, os.PathLike)):
-        from engine.log import EventLog
+        from batchlog.engine.log import EventLog
 
         log = EventLog(log, registry)
     scan = Scan(log.address, registry, describe=True, check_ids=True, lines=log.lines)

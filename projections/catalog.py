@@ -3,7 +3,7 @@ read with; and what a tuning's commands read with, which names the quick batch's
 
 from __future__ import annotations
 
-from engine import EventType, Registry
+from batchlog.engine import EventType, Registry
 
 # The quick batch's event types: name -> current version (tests/test_catalog.py checks this against
 # projections/quick_batch/events.py). A tuning's command only needs to recognise them, to refuse a batch's log.
@@ -19,9 +19,9 @@ QUICK_BATCH_VERSIONS = {
 
 def all_types() -> Registry:
     """One registry of the tuning's and the quick batch's event types."""
-    from projections.quick_batch.events import REGISTRY as QUICK_BATCH
-    from projections.tune.events import REGISTRY as TUNE
-    from engine.own_types import REGISTRY as ENGINE  # the engine's own `log.*` types
+    from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
+    from batchlog.projections.tune.events import REGISTRY as TUNE
+    from batchlog.engine.own_types import REGISTRY as ENGINE  # the engine's own `log.*` types
 
     return TUNE.merged(QUICK_BATCH).merged(ENGINE)
 
@@ -30,8 +30,8 @@ def tuning_types() -> Registry:
     """What `batchlog tune` reads with: `all_types()`'s names and versions (so the same snapshots), the quick
     batch's without their classes (their events' data stays as read; the tuning's fold only notes that the log
     is another loop's), so that a tuning's command never imports the other loop's event classes."""
-    from projections.tune.events import REGISTRY as TUNE
-    from engine.own_types import REGISTRY as ENGINE
+    from batchlog.projections.tune.events import REGISTRY as TUNE
+    from batchlog.engine.own_types import REGISTRY as ENGINE
 
     foreign = Registry(EventType(name, version, upcasters=(_as_read,) * (version - 1))
                        for name, version in QUICK_BATCH_VERSIONS.items())

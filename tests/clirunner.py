@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 
-from cli.main import main
+from batchlog.cli.main import main
 
 
 @attrs.frozen

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-# Let unexpected exceptions raise in tests instead of becoming one line (cli.app).
+# Let unexpected exceptions raise in tests instead of becoming one line (batchlog.cli.app).
 os.environ.setdefault("BATCHLOG_DEBUG", "1")
 # Snapshots are authenticated with a per-user key; tests use a key of their own, never the user's cache folder.
 os.environ.setdefault("BATCHLOG_SNAPSHOT_KEY", "batchlog-tests-snapshot-key")

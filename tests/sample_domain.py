@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine import EventType, Projection, Registry, code_version
+from batchlog.engine import EventType, Projection, Registry, code_version
 
 
 @attrs.frozen

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.address import parse_address, recorder_for
-from engine.chain import line_hash
-from engine.scan import Position
+from batchlog.engine.address import parse_address, recorder_for
+from batchlog.engine.chain import line_hash
+from batchlog.engine.scan import Position
 
 STORES = ("file", "memory", "postgresql")
 

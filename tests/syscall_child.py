@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from engine import open_log
+from batchlog.engine import open_log
 from tests.sample_domain import COUNT, REGISTRY, NoteAdded
 
 BEGIN, END = "/batchlog-syscalls-begin", "/batchlog-syscalls-end"

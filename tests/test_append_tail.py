@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine import EventLog, LogDamaged, Projection
+from batchlog.engine import EventLog, LogDamaged, Projection
 from tests.sample_domain import REGISTRY, Count, CountingFold, NoteAdded, count
 
 

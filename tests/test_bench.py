@@ -110,20 +110,20 @@ def test_the_snapshot_row_adds_a_thousandth_of_its_log(events, new):
     assert new_events(events) == new
 
 
-class TestThroughTheCli:
-    def test_batchlog_bench_runs_the_suite(self, capsys):
-        from cli.main import main as batchlog
+class TestTheEntryPoint:
+    def test_python_m_bench_runs_the_suite(self, capsys):
+        from bench.run import main as bench
 
-        code = batchlog(["bench", *TINY, "--json", "--only", "engine"])
+        code = bench([*TINY, "--json", "--only", "engine"])
 
         report = orjson.loads(capsys.readouterr().out)
         assert code in (0, 1) and report["passed"] is (code == 0) and len(report["rows"]) == 9
 
     def test_a_bad_option_is_a_usage_error_named_after_the_command(self, capsys):
-        from cli.main import main as batchlog
+        from bench.run import main as bench
 
         with pytest.raises(SystemExit) as exited:
-            batchlog(["bench", "--fast"])
+            bench(["--fast"])
 
         assert exited.value.code == 2
-        assert capsys.readouterr().err.startswith("usage: batchlog bench")
+        assert capsys.readouterr().err.startswith("usage: python -m bench")

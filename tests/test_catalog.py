@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EventLog
-from projections.catalog import QUICK_BATCH_VERSIONS, all_types, tuning_types
-from projections.errors import WrongLog
-from projections.quick_batch.events import REGISTRY as QUICK_BATCH
-from projections.quick_batch.events import BatchSummarized, TargetStarted
-from projections.tune.evolve import TUNE, without_usage
-from projections.tune.refusals import require_tuning
+from batchlog.engine import EventLog
+from batchlog.projections.catalog import QUICK_BATCH_VERSIONS, all_types, tuning_types
+from batchlog.projections.errors import WrongLog
+from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
+from batchlog.projections.quick_batch.events import BatchSummarized, TargetStarted
+from batchlog.projections.tune.evolve import TUNE, without_usage
+from batchlog.projections.tune.decide.refusals import require_tuning
 
 
 def shape(registry):

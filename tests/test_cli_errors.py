@@ -10,9 +10,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cli import errors
-from engine import BadSetting, EngineError, LockTimeout, LogDamaged, NotALog
-from projections.errors import BadInput, Refused, WrongLog
+from batchlog.cli import errors
+from batchlog.engine import BadSetting, EngineError, LockTimeout, LogDamaged, NotALog
+from batchlog.projections.errors import BadInput, Refused, WrongLog
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ class TestDefinedOnce:
         assert assignments(name) == ["errors.py"]
 
     def test_the_logs_file_name_is_defined_once(self):
-        assert assignments("LOG_NAME") == ["layout.py"]
+        assert assignments("LOG_NAME") == ["folders.py"]
 
     def test_only_the_boundary_catches_the_layers_errors_and_bugs(self):
         """No other cli/ module catches an engine error, a broken pipe, or reads BATCHLOG_DEBUG."""
@@ -138,7 +138,7 @@ class TestTheAppBuiltAgain:
     the report commands added to the `tune` group by an extension are there once, however often it is built."""
 
     def test_every_command_is_listed_once_after_many_builds(self):
-        from cli.app import build
+        from batchlog.cli.app import build
 
         first = command_names(build("tune"))
         for _ in range(5):
@@ -161,10 +161,10 @@ def test_a_group_app_made_anew_gets_the_report_commands_too(monkeypatch):
     """Registering is remembered per group app: a `tune` app made anew (a module reloaded) is given them again."""
     import typer
 
-    import cli.tune
-    from cli.app import build
+    import batchlog.cli.tune.commands
+    from batchlog.cli.app import build
 
     build("tune")
-    monkeypatch.setattr(cli.tune, "app", typer.Typer())
+    monkeypatch.setattr(batchlog.cli.tune.commands, "app", typer.Typer())
     names = command_names(build("tune"))
     assert {"readme", "usage-report", "audit"} <= set(names) and len(names) == len(set(names))

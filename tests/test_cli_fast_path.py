@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import cli.app
-from cli.fast_views import parse
+import batchlog.cli.app
+from batchlog.cli.fast_views import parse
 from tests.clirunner import Result, invoke
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,7 +41,7 @@ def typer_path(args: list[str]) -> Result:
     """`batchlog ARGS` through the typer app, never the fast path."""
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = cli.app.run(args)
+        code = batchlog.cli.app.run(args)
     return Result(code, out.getvalue(), err.getvalue())
 
 
@@ -67,7 +67,7 @@ def folders(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def built_once():
     """Build the typer app once for the module (building it is most of an in-process call's time)."""
-    build, apps = cli.app.build, {}
+    build, apps = batchlog.cli.app.build, {}
 
     def built(first):
         if first not in apps:
@@ -75,7 +75,7 @@ def built_once():
         return apps[first]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli.app, "build", built)
+        patch.setattr(batchlog.cli.app, "build", built)
         yield
 
 
@@ -176,11 +176,11 @@ class TestParse:
 
 def test_the_fast_path_never_imports_typer_nor_the_other_loop(tmp_path):
     shutil.copytree(FIXTURES / "tune-in-progress", tmp_path / "finetune")
-    code = ("import sys\nfrom cli.main import main\n"
+    code = ("import sys\nfrom batchlog.cli.main import main\n"
             "for view in ('status', 'next', 'next-batch'):\n"
             "    assert main(['tune', view, '--dir', sys.argv[1]]) == 0\n"
             "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules, 'typer was imported'\n"
-            "assert 'projections.quick_batch.events' not in sys.modules, 'the other loop was imported'\n")
+            "assert 'batchlog.projections.quick_batch.events' not in sys.modules, 'the other loop was imported'\n")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "finetune")], cwd=REPO, capture_output=True,
                           text=True, timeout=60)
 
@@ -189,7 +189,7 @@ def test_the_fast_path_never_imports_typer_nor_the_other_loop(tmp_path):
 
 class TestOptionsAgreeWithTyper:
     """The fast path's table of options (cli/fast_views.py VIEWS) is read off the typer commands' own parameters,
-    so an option added, renamed or given another range in cli/tune.py fails here instead of drifting from --help."""
+    so an option added, renamed or given another range in cli/tune/commands.py fails here instead of drifting from --help."""
 
     # Options of a view the fast path leaves to typer on purpose: -o records a batch.
     LEFT_TO_TYPER_BY_NAME = {"next-batch": {"-o"}}
@@ -199,7 +199,7 @@ class TestOptionsAgreeWithTyper:
         """`tune VIEW`'s options as the typer app declares them (typer 0.29 keeps min, max and the annotation)."""
         import typer
 
-        command = typer.main.get_command(cli.app.build("tune")).commands["tune"].commands[view]
+        command = typer.main.get_command(batchlog.cli.app.build("tune")).commands["tune"].commands[view]
         return [param for param in command.params if param.name != "help"]
 
     @classmethod
@@ -224,7 +224,7 @@ class TestOptionsAgreeWithTyper:
 
     @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
     def test_every_option_of_the_view_has_typers_name_and_range(self, view):
-        from cli.fast_views import VIEWS
+        from batchlog.cli.fast_views import VIEWS
 
         expected = {name: kind for name, kind in self.typer_options(view).items()
                     if name not in self.LEFT_TO_TYPER_BY_NAME.get(view, set())}
@@ -233,7 +233,7 @@ class TestOptionsAgreeWithTyper:
 
     def test_the_fast_path_takes_exactly_the_views_whose_options_it_knows(self):
         """A view is on the fast path only when every option it has but -o is in its table."""
-        from cli.fast_views import VIEWS
+        from batchlog.cli.fast_views import VIEWS
 
         assert set(VIEWS) == {"status", "next", "next-batch"}
         for view in VIEWS:
@@ -242,7 +242,7 @@ class TestOptionsAgreeWithTyper:
     @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
     def test_an_absent_option_means_typers_default(self, view):
         """The fast path reads an absent option as None (False for --json, DEFAULT_DIR for --dir), as typer does."""
-        from cli.tune_log import DEFAULT_DIR
+        from batchlog.cli.tune.log import DEFAULT_DIR
 
         defaults = {param.opts[0]: param.default for param in self.typer_params(view)}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from engine import EventLog, Projection, Raw
-from projections.catalog import all_types
+from batchlog.engine import EventLog, Projection, Raw
+from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke
 
 IGNORE = Projection("ignore", None, lambda state, event: state)

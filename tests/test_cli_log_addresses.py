@@ -102,7 +102,7 @@ def test_a_user_the_server_refuses_is_named_without_a_traceback(postgres_url):
 
 
 def test_without_the_driver_a_server_address_says_how_to_install_it(tmp_path):
-    code = ("import sys; sys.modules['psycopg2'] = None; from cli.main import main;"
+    code = ("import sys; sys.modules['psycopg2'] = None; from batchlog.cli.main import main;"
             "sys.exit(main(['log', 'verify', 'postgresql://127.0.0.1/db?log=a']))")
 
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

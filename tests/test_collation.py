@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from projections.tune.collation import ROOT_ORDER, is_exact, locale_compare
-from projections.tune.js_json import js_json, js_number
-from projections.tune.rules import node_dirname
+from batchlog.projections.tune.batch_mjs.collation import ROOT_ORDER, is_exact, locale_compare
+from batchlog.projections.tune.batch_mjs.js_json import js_json, js_number
+from batchlog.projections.tune.batch_mjs.rules import node_dirname
 from tests.zenfolder import NODE, NODE_ENV
 
 pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from cli.app import build
+from batchlog.cli.app import build
 from tests.clirunner import invoke
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
@@ -35,7 +35,7 @@ def typer_commands() -> list[tuple[str, ...]]:
 
 def quick_batch_commands() -> list[tuple[str, ...]]:
     """Every subcommand of `batchlog quick-batch` (the typer app hands it to its own argparse parser)."""
-    from cli.quick_batch import _parser
+    from batchlog.cli.quick_batch.main import _parser
 
     (choices,) = [action.choices for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)]
     return [("quick-batch", name) for name in choices]
@@ -85,7 +85,7 @@ def test_every_command_shows_an_example_of_itself(words):
 @pytest.mark.parametrize("words", quick_batch_commands(), ids=" ".join)
 def test_every_quick_batch_example_is_a_command_its_parser_takes(words):
     """Each example is one shell command (shlex splits it back) that parses as the subcommand it shows."""
-    from cli.quick_batch import _parser
+    from batchlog.cli.quick_batch.main import _parser
 
     (example,) = [line.split("Example: ", 1)[1] for line in invoke(*words, "--help").out.splitlines()
                   if "Example: " in line]
@@ -134,7 +134,7 @@ class TestTheFirstCommand:
         for name in ("tune-in-progress", "tune-finished", "datasets"):
             shutil.copytree(root / "fixtures" / name, tmp_path / "fixtures" / name)
         parts = self.first_command().split(" && ")[2:]  # after the venv and the install
-        command = " && ".join(parts).replace(".venv/bin/batchlog", f"'{sys.executable}' -m cli.main")
+        command = " && ".join(parts).replace(".venv/bin/batchlog", f"'{sys.executable}' -m batchlog.cli.main")
 
         done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                               env={**__import__("os").environ, "PYTHONPATH": str(root)})

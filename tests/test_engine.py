@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from batchlog.engine import (
     EventLog,
     EventType,
     LogDamaged,
@@ -23,12 +23,12 @@ from engine import (
     WriteFailed,
     verify,
 )
-from engine.chain import GENESIS, line_hash
-from engine.durable import marker_text
-from engine.clock import CLOCK_ENV, now
-from engine.errors import ClockError
-from engine.lines import LineReader
-from projections.errors import Refused
+from batchlog.engine.chain import GENESIS, line_hash
+from batchlog.engine.recorders.pending import marker_text
+from batchlog.engine.clock import CLOCK_ENV, now
+from batchlog.engine.errors import ClockError
+from batchlog.engine.lines import LineReader
+from batchlog.projections.errors import Refused
 from tests.sample_domain import NOTES, REGISTRY, NoteAdded, NotesCleared
 
 
@@ -402,9 +402,11 @@ class TestLayering:
         import subprocess
         import sys
 
-        code = ("import pkgutil, importlib, sys, engine\n"
-                "for m in pkgutil.iter_modules(engine.__path__): importlib.import_module('engine.' + m.name)\n"
-                "print(sorted(m for m in sys.modules if m.split('.')[0] in ('projections','cli')))")
+        code = ("import pkgutil, importlib, sys, batchlog.engine\n"
+                "for m in pkgutil.walk_packages(batchlog.engine.__path__, 'batchlog.engine.'):\n"
+                "    importlib.import_module(m.name)\n"
+                "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['batchlog', 'projections'], "
+                "['batchlog', 'cli'])))")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
 
         assert out.strip() == "[]"
@@ -417,7 +419,7 @@ class TestLayering:
 
         for path in paths:
             text = path.read_text()
-            for forbidden in ("import os", "from cli", "import cli", "open(", "print(", "environ", "import time"):
+            for forbidden in ("import os", "from batchlog.cli", "import batchlog.cli", "open(", "print(", "environ", "import time"):
                 assert forbidden not in text, f"{path}: {forbidden}"
 
     def test_the_engine_names_no_event_type_of_either_loop(self):
@@ -490,7 +492,7 @@ class TestUnfinishedCommand:
 
     def test_the_cut_makes_the_marker_s_removal_durable(self, log, monkeypatch):
         """Were the marker to come back after a power cut, it would hide the events appended after the cut."""
-        import engine.durable
+        import batchlog.engine.recorders.pending
 
         append(log, NoteAdded("a"))
         pending = log.path.with_name(log.path.name + ".pending")
@@ -499,7 +501,7 @@ class TestUnfinishedCommand:
         with open(log.path, "ab") as fh:
             fh.write(b'{"seq":2}\n')  # a line of a command that died
         folder_syncs: list[bool] = []
-        monkeypatch.setattr(engine.durable, "fsync_folder", lambda folder: folder_syncs.append(pending.exists()))
+        monkeypatch.setattr(batchlog.engine.recorders.pending, "fsync_folder", lambda folder: folder_syncs.append(pending.exists()))
 
         log.append(NOTES, lambda state: [])
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from engine import EventLog, open_log, verify
+from batchlog.engine import EventLog, open_log, verify
 from tests.sample_domain import COUNT, NOTES, REGISTRY
 
 WRITER = """

@@ -1,4 +1,4 @@
-"""engine.files: output files are whole or absent, under unique temporary names, at every crash point."""
+"""batchlog.engine.files: output files are whole or absent, under unique temporary names, at every crash point."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.files import claim_new_file, write_atomically
+from batchlog.engine.files import claim_new_file, write_atomically
 
 CRASH_POINTS = ("effect.temp_written", "effect.before_rename", "effect.after_rename")
 
 _WRITER = """
 import sys
 from pathlib import Path
-from engine.files import claim_new_file, write_atomically
+from batchlog.engine.files import claim_new_file, write_atomically
 target = Path(sys.argv[2])
 if sys.argv[1] == "write":
     write_atomically(target, b"new contents\\n")

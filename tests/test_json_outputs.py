@@ -1,6 +1,6 @@
 """Every `--json` output of every batchlog command parses as the README's table says: one JSON object, or JSON
 Lines. The commands are found by walking the apps themselves (typer for `log` and `tune`, argparse for
-`quick-batch` and `bench`), so a command that gains `--json` fails here until it is run below and in the table.
+`quick-batch`), so a command that gains `--json` fails here until it is run below and in the table.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from cli.app import build
+from batchlog.cli.app import build
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,6 @@ FINISHED = ROOT / "fixtures" / "tune-finished"
 DATASET = ROOT / "fixtures" / "datasets" / "support-desk-64.json"
 CLOCK = {"BATCHLOG_CLOCK": "2026-12-03T10:00:00Z"}
 SHAPES = {"one JSON object": "object", "JSON Lines": "lines"}
-BENCH_TINY = ["--quick", "--events", "400", "--appends", "3", "--repeats", "1", "--only", "engine"]
 
 
 def typer_json_commands() -> set[str]:
@@ -54,11 +53,9 @@ def argparse_json_commands(prefix: str, parser: argparse.ArgumentParser) -> set[
 
 
 def json_commands() -> set[str]:
-    from bench.run import _parser as bench_parser
-    from cli.quick_batch import _parser as quick_batch_parser
+    from batchlog.cli.quick_batch.main import _parser as quick_batch_parser
 
-    return (typer_json_commands() | argparse_json_commands("quick-batch", quick_batch_parser())
-            | argparse_json_commands("bench", bench_parser("batchlog bench")))
+    return typer_json_commands() | argparse_json_commands("quick-batch", quick_batch_parser())
 
 
 def readme_table() -> dict[str, str]:
@@ -133,7 +130,6 @@ def scenario(tmp: Path) -> list[tuple[str, list[str]]]:
         ("tune audit", ["--dir", str(finished)]),
         ("log salvage", [log]),
         ("quick-batch status", ["--run-dir", str(tmp / "qb")]),
-        ("bench", BENCH_TINY),
     ]
 
 
@@ -162,10 +158,8 @@ def test_the_readme_table_names_a_shape_for_every_row():
 
 def test_every_json_output_parses_as_the_readme_says(outputs):
     table = readme_table()
-    # bench exits 1 when a row misses its target (README, Performance): its JSON is the same either way
-    allowed = {"bench": (0, 1)}
     wrong = [(words, args, result.code, result.out[:300], result.err[-300:]) for words, args, result in outputs
-             if result.code not in allowed.get(words, (0,)) or not parses_as(table[words], result.out)]
+             if result.code != 0 or not parses_as(table[words], result.out)]
 
     assert wrong == []
 
@@ -178,7 +172,7 @@ def test_json_lines_are_not_one_object_and_an_object_is_one_line():
 
 def test_readme_json_holds_the_sections_and_the_text_with_stdout(outputs):
     readmes = [json.loads(result.out) for words, args, result in outputs if words == "tune readme"]
-    from projections.tune.readme import SECTION_NAMES
+    from batchlog.projections.tune.views.readme.document import SECTION_NAMES
 
     printed, written = readmes
     assert set(printed["sections"]) == set(SECTION_NAMES) and printed["written"] is False

@@ -29,7 +29,14 @@ IO_CALLS = {
 # What projections/ may take from engine/: types and the snapshot key of a fold (`CodeVersion`: a hash of the
 # fold's own source, computed when a snapshot is first used, never at import; never part of an answer).
 ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "CodeVersion", "REGISTRY"}
-ENGINE_MODULES = {"engine", "engine.snapshot", "engine.own_types"}
+ENGINE_MODULES = {"batchlog.engine", "batchlog.engine.snapshots.file", "batchlog.engine.own_types"}
+
+
+def layer(module: str) -> str:
+    """The layer a module belongs to: `engine`, `projections` or `cli` for batchlog's own (`batchlog.engine.log`
+    -> engine), else the module's top-level name."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "batchlog" and len(parts) > 1 else parts[0]
 
 
 def modules(folder: str) -> list[Path]:
@@ -66,7 +73,7 @@ def problems_of_projection_module(source: str, where: str) -> list[str]:
     tree = ast.parse(source, where)
     problems = []
     for module, names, line in imports(tree):
-        top = module.split(".")[0]
+        top = layer(module)
         if top in IO_MODULES:
             problems.append(f"{where}:{line} imports {module}")
         elif top == "cli":
@@ -90,7 +97,7 @@ def test_engine_imports_nothing_above_it():
     for path in modules("engine"):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         found += [f"{path.name}:{line} imports {module}" for module, _, line in imports(tree)
-                  if module.split(".")[0] in ("projections", "cli")]
+                  if layer(module) in ("projections", "cli")]
 
     assert modules("engine") and not found
 
@@ -101,8 +108,8 @@ def test_engine_imports_nothing_above_it():
     ("def f(p):\n    return p.read_text()\n", "calls read_text()"),
     ("def f():\n    return open('x')\n", "calls open()"),
     ("from datetime import datetime\ndef f():\n    return datetime.now()\n", "calls now()"),
-    ("from engine.lock import exclusive\n", "from the engine"),
-    ("import cli.main\n", "cli/ is above"),
+    ("from batchlog.engine.recorders.file_lock import exclusive\n", "from the engine"),
+    ("import batchlog.cli.main\n", "cli/ is above"),
     ("def f(os):\n    return os.environ\n", "calls environ()"),
 ])
 def test_the_check_finds_io_wherever_it_is(source, expected):
@@ -110,7 +117,7 @@ def test_the_check_finds_io_wherever_it_is(source, expected):
 
 
 def test_a_comment_or_string_naming_io_is_not_io():
-    source = '"""open() and import os are words here."""\n# print(1)\nX = "os.environ"\nfrom engine import Event\n'
+    source = '"""open() and import os are words here."""\n# print(1)\nX = "os.environ"\nfrom batchlog.engine import Event\n'
 
     assert problems_of_projection_module(source, "probe.py") == []
 
@@ -121,20 +128,20 @@ def test_importing_every_projection_hashes_no_source():
     import subprocess
     import sys
 
-    code = ("import engine.fold_version as versions\n"
+    code = ("import batchlog.engine.fold_version as versions\n"
             "def refuse(*modules):\n"
             "    raise AssertionError(f'code_version{modules} called at import')\n"
             "versions.code_version = refuse\n"
-            "import projections.catalog, projections.tune.evolve, projections.quick_batch.evolve\n"
-            "import cli.main, cli.tune_log\n"
+            "import batchlog.projections.catalog, batchlog.projections.tune.evolve, batchlog.projections.quick_batch.evolve\n"
+            "import batchlog.cli.main, batchlog.cli.tune.log\n"
             "assert versions._computed == {}, versions._computed\n")
 
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
 def test_a_projections_code_version_is_its_sources_hash_once_used():
-    from engine.fold_version import code_version, version_of
-    from projections.tune.evolve import TUNE
+    from batchlog.engine.fold_version import code_version, version_of
+    from batchlog.projections.tune.evolve import TUNE
 
-    assert version_of(TUNE) == code_version("projections.tune.evolve", "projections.tune.state",
-                                            "projections.tune.events") != ""
+    assert version_of(TUNE) == code_version("batchlog.projections.tune.evolve", "batchlog.projections.tune.state",
+                                            "batchlog.projections.tune.events") != ""

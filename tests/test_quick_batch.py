@@ -9,21 +9,38 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Event
-from projections.errors import BadInput, Refused
-from projections.quick_batch import decide, views
-from projections.quick_batch.commands import (
-    ArchiveAndRemove, BriefCheck, ClearEndedBatch, Decision, NextTarget, PrepareTargetFolder, RecordSummaryWritten,
-    RecordTarget, RemoveTargetFolder, Staged, StartBatch, StartBriefBatch, Summarize, Unstaged,
+from batchlog.engine import Event
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.quick_batch import decide, views
+from batchlog.projections.quick_batch.commands import (
+    ArchiveAndRemove,
+    BriefCheck,
+    ClearEndedBatch,
+    Decision,
+    NextTarget,
+    PrepareTargetFolder,
+    RecordSummaryWritten,
+    RecordTarget,
+    RemoveTargetFolder,
+    Staged,
+    StartBatch,
+    StartBriefBatch,
+    Summarize,
+    Unstaged,
 )
-from projections.quick_batch.events import (
-    BatchStarted, BatchSummarized, TargetRecorded, TargetStarted, number_field, number_value,
+from batchlog.projections.quick_batch.events import (
+    BatchStarted,
+    BatchSummarized,
+    TargetRecorded,
+    TargetStarted,
+    number_field,
+    number_value,
 )
-from projections.quick_batch.evolve import evolve, projection
-from projections.quick_batch.exit_codes import BUILT_IN, codes_for, exit_code_map
-from projections.quick_batch.seed_import import events_of_seed_lines
-from projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line, parse_text
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.evolve import evolve, projection
+from batchlog.projections.quick_batch.exit_codes import BUILT_IN, codes_for, exit_code_map
+from batchlog.projections.quick_batch.seed_import import events_of_seed_lines
+from batchlog.projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line, parse_text
+from batchlog.projections.quick_batch.state import Batch
 
 MOMENT = datetime(2026, 12, 2, 16, 0, 0, tzinfo=UTC)
 STAMP = "2026-12-02T16:00:00Z"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.chain import GENESIS
-from engine.envelope import encode_line
+from batchlog.engine.chain import GENESIS
+from batchlog.engine.envelope import encode_line
 from tests.clirunner import invoke
 from tests.seeds import UPSTREAM_SCRIPTS, VALIDATORS, require
 
@@ -263,7 +263,7 @@ class TestBriefs:
 
 
 class TestNoLockFile:
-    """The lock is on the log itself (engine/lock.py): no command leaves a lock file, in a run folder kept after
+    """The lock is on the log itself (engine/recorders/file_lock.py): no command leaves a lock file, in a run folder kept after
     a halted summary or beside a removed one (the README's deliberate differences list none)."""
 
     @pytest.mark.parametrize("halted", [False, True], ids=["clean", "halted"])
@@ -396,7 +396,7 @@ class TestConcurrency:
         import subprocess
         import sys
 
-        command = [sys.executable, "-m", "cli.main", "quick-batch", "next", "--run-dir", "runs/skf-quick-skill-1"]
+        command = [sys.executable, "-m", "batchlog.cli.main", "quick-batch", "next", "--run-dir", "runs/skf-quick-skill-1"]
         racers = [subprocess.Popen(command, cwd=batch, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                   for _ in range(4)]
         outs = {racer.communicate(timeout=60)[0] for racer in racers}

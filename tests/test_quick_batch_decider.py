@@ -14,16 +14,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Event, EventLog
-from projections.errors import Refused
-from projections.quick_batch import decide, views
-from projections.quick_batch.commands import (
-    BriefCheck, NextTarget, RecordSummaryWritten, RecordTarget, Staged, StartBatch, StartBriefBatch, Summarize,
+from batchlog.engine import Event, EventLog
+from batchlog.projections.errors import Refused
+from batchlog.projections.quick_batch import decide, views
+from batchlog.projections.quick_batch.commands import (
+    BriefCheck,
+    NextTarget,
+    RecordSummaryWritten,
+    RecordTarget,
+    Staged,
+    StartBatch,
+    StartBriefBatch,
+    Summarize,
 )
-from projections.quick_batch.events import REGISTRY
-from projections.quick_batch.evolve import evolve, evolve_all, projection
-from projections.quick_batch.grammar import TargetLine
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.events import REGISTRY
+from batchlog.projections.quick_batch.evolve import evolve, evolve_all, projection
+from batchlog.projections.quick_batch.grammar import TargetLine
+from batchlog.projections.quick_batch.state import Batch
 
 STAMP = "2026-12-02T16:00:00Z"
 RUN = "runs/skf-quick-skill-1"

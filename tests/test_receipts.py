@@ -8,8 +8,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine import EventLog, Projection
-from projections.catalog import all_types
+from batchlog.engine import EventLog, Projection
+from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,11 +16,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine import CannotEncode, EventLog, LockTimeout, LogDamaged, NewerVersion, Receipt, open_log, verify
-from engine.address import recorder_for
-from engine.envelope import encode_line
-from engine.salvage import salvage
-from engine.scan import Position
+from batchlog.engine import CannotEncode, EventLog, LockTimeout, LogDamaged, NewerVersion, Receipt, open_log, verify
+from batchlog.engine.address import recorder_for
+from batchlog.engine.envelope import encode_line
+from batchlog.engine.salvage import salvage
+from batchlog.engine.scan import Position
 from tests.sample_domain import COUNT, NOTES, REGISTRY, NoteAdded
 from tests.stores import STORES, Store, store_for
 
@@ -131,7 +131,7 @@ class TestLock:
         assert "BATCHLOG_LOCK_TIMEOUT" in waited.value.message and store.bytes() == before
 
     def test_after_others_appended_an_append_reads_only_their_lines(self, store):
-        from engine import Projection
+        from batchlog.engine import Projection
         from tests.sample_domain import CountingFold
 
         counting = CountingFold(NOTES.evolve)
@@ -212,7 +212,7 @@ class TestReplay:
 
 class TestSnapshotCheck:
     def test_each_snapshot_is_compared_with_a_replay_and_a_forged_one_is_named(self, store):
-        from engine.snapshot_check import check_snapshots
+        from batchlog.engine.snapshots.check import check_snapshots
 
         appended(store, 230)
         log_of(store).replay(COUNT)
@@ -252,7 +252,7 @@ class TestTrust:
     def test_a_log_holding_a_newer_event_is_read_but_never_appended_to(self, store):
         appended(store, 2)
         last = store.lines()[-1]
-        from engine.chain import line_hash
+        from batchlog.engine.chain import line_hash
 
         store.add_line(encode_line(3, "sample.note_added", 99, "2026-12-02T16:00:00.000Z", {"text": "x"},
                                    line_hash(last)))
@@ -379,8 +379,8 @@ FIXTURES = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "fixtures").rg
 class TestMigrate:
     @pytest.mark.parametrize("fixture", FIXTURES)
     def test_a_fixture_goes_there_and_back_byte_for_byte(self, store, tmp_path, fixture):
-        from engine.migrate import migrate
-        from projections.catalog import all_types
+        from batchlog.engine.migrate import migrate
+        from batchlog.projections.catalog import all_types
 
         back = tmp_path / "back" / "events.jsonl"
 
@@ -391,8 +391,8 @@ class TestMigrate:
         assert there.events == (ROOT / fixture).read_bytes().count(b"\n")
 
     def test_a_receipt_taken_on_the_file_verifies_in_the_store(self, store, tmp_path):
-        from engine.migrate import migrate
-        from projections.catalog import all_types
+        from batchlog.engine.migrate import migrate
+        from batchlog.projections.catalog import all_types
 
         source = ROOT / "fixtures" / "tune-finished" / "events.jsonl"
         scan = EventLog(source, all_types()).scan(decode=False)
@@ -404,7 +404,7 @@ class TestMigrate:
         assert verify(log_of(store), all_types(), since=receipt).trusted
 
     def test_a_source_that_does_not_verify_is_refused(self, store, tmp_path):
-        from engine.migrate import MigrateRefused, migrate
+        from batchlog.engine.migrate import MigrateRefused, migrate
 
         appended(store, 4)
         store.replace_line(2, b"garbage")
@@ -414,7 +414,7 @@ class TestMigrate:
         assert not (tmp_path / "copy").exists()
 
     def test_a_destination_that_holds_a_log_is_refused(self, store, tmp_path):
-        from engine.migrate import MigrateRefused, migrate
+        from batchlog.engine.migrate import MigrateRefused, migrate
 
         appended(store, 2)
         before = store.bytes()
@@ -427,7 +427,7 @@ class TestMigrate:
 
 
 def _line_at(path: Path, seq: int) -> tuple[str, str]:
-    from engine.chain import line_hash
+    from batchlog.engine.chain import line_hash
 
     line = path.read_bytes().split(b"\n")[seq - 1]
     return line_hash(line), orjson.loads(line)["at"]
@@ -437,7 +437,7 @@ def test_importing_a_projection_or_using_a_file_log_loads_no_database_driver(tmp
     code = ("import sys; from engine import open_log; from tests.sample_domain import NOTES, REGISTRY, NoteAdded;"
             f"log = open_log({str(tmp_path / 'events.jsonl')!r}, REGISTRY);"
             "log.append(NOTES, lambda s: [NoteAdded('x')]); log.replay(NOTES);"
-            "import cli.main, projections.tune.evolve, projections.quick_batch.evolve;"
+            "import batchlog.cli.main, batchlog.projections.tune.evolve, batchlog.projections.quick_batch.evolve;"
             "print(sorted(m for m in sys.modules if m.startswith(('psycopg', 'pg8000'))))")
 
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -486,7 +486,7 @@ class TestPostgres:
 
         seq, digest, length = recorder_for(store.address).head()
 
-        from engine.chain import line_hash
+        from batchlog.engine.chain import line_hash
         assert (seq, digest, length) == (3, line_hash(store.lines()[-1]), len(store.bytes()))
 
     def test_processes_setting_up_a_new_database_at_once_all_succeed(self, postgres_url):

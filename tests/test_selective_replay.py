@@ -17,18 +17,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EventLog, EventType, Projection, Raw, Registry, Scan
-from engine.chain import line_hash
-from engine.envelope import encode_line
-from projections.catalog import all_types
-from projections.errors import Refused
-from projections.quick_batch.events import TargetStarted
-from projections.tune import rules
-from projections.tune.events import (BatchBuilt, ChangeRecorded, DifficultAdded, DifficultFixed, MemoryKept,
-                                     RunGraded, RunStarted, UsageRecorded)
-from projections.tune.evolve import TUNE, without_usage
-from projections.tune.history import history
-from projections.tune.views import difficult_rows, next_step, progress
+from batchlog.engine import EventLog, EventType, Projection, Raw, Registry, Scan
+from batchlog.engine.chain import line_hash
+from batchlog.engine.envelope import encode_line
+from batchlog.projections.catalog import all_types
+from batchlog.projections.errors import Refused
+from batchlog.projections.quick_batch.events import TargetStarted
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.events import (
+    BatchBuilt,
+    ChangeRecorded,
+    DifficultAdded,
+    DifficultFixed,
+    MemoryKept,
+    RunGraded,
+    RunStarted,
+    UsageRecorded,
+)
+from batchlog.projections.tune.evolve import TUNE, without_usage
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.views.status import difficult_rows, next_step, progress
 from tests.tune_helpers import AT, started
 
 REGISTRY = all_types()
@@ -160,7 +168,7 @@ class TestTheScanSeesWhatAFullScanSees:
 
     def test_a_usage_line_is_not_parsed(self, tmp_path, monkeypatch):
         """The point of it: only the lines of the folded types reach orjson.loads (the last line is always parsed)."""
-        import engine.scan as scan_module
+        from batchlog.engine import scan as scan_module
 
         path = tmp_path / "events.jsonl"
         write(path, [started(CASES), *(UsageRecorded(RUNS[0], "m", k, k, k) for k in range(50)),

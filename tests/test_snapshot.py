@@ -15,8 +15,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, EventLog, EventType, Projection, Raw, Registry, Snapshots, code_version, open_log
-from engine.snapshot import SNAPSHOT_EVERY
+from batchlog.engine import (
+    EngineError,
+    EventLog,
+    EventType,
+    Projection,
+    Raw,
+    Registry,
+    Snapshots,
+    code_version,
+    open_log,
+)
+from batchlog.engine.snapshots.file import SNAPSHOT_EVERY
 from tests.sample_domain import CountingFold
 
 CLOCK = "2026-12-02T16:00:00Z"
@@ -363,7 +373,7 @@ class TestCodeVersion:
         assert code_version(types.ModuleType("in_memory")) == ""
 
     def test_covers_every_module_given(self):
-        assert code_version("engine.snapshot", __name__) != code_version("engine.snapshot")
+        assert code_version("batchlog.engine.snapshots.file", __name__) != code_version("batchlog.engine.snapshots.file")
 
 
 def test_open_log_turns_snapshots_on(tmp_path):
@@ -381,7 +391,7 @@ class TestAnUnchangedLogIsNotReadAgain:
     @pytest.fixture
     def settled(self, monkeypatch):
         """The clock 10 s ahead: every file here counts as settled (no test waits for the real clock)."""
-        import engine.snapshot as snapshot
+        from batchlog.engine.snapshots import file as snapshot
 
         later = types.SimpleNamespace(time_ns=lambda: snapshot_time_ns() + 10**10)
         snapshot_time_ns = snapshot.time.time_ns

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from cli import store as stores
-from engine import BadSetting
+from batchlog.cli import store as stores
+from batchlog.engine import BadSetting
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,7 +139,7 @@ class TestChosen:
 
 def tune_commands() -> list[tuple[str, ...]]:
     """Every `batchlog tune ...` command (the `difficult` group's own list included)."""
-    from cli.app import build
+    from batchlog.cli.app import build
 
     found = []
 
@@ -193,7 +193,7 @@ class TestTuneOptions:
         assert (tmp_path / "t" / "events.jsonl").is_file()
 
     def test_the_fast_path_takes_any_store_and_hands_a_bad_value_to_typer(self, monkeypatch):
-        from cli.fast_views import fast_view
+        from batchlog.cli.fast_views import fast_view
 
         folder = str(FIXTURES / "tune-finished")
         monkeypatch.delenv(stores.STORE_ENV, raising=False)

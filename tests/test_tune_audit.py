@@ -9,19 +9,13 @@ import attrs
 import orjson
 import pytest
 
-from engine import EventLog, Projection, verify
-from projections.catalog import all_types
-from projections.tune import rules
-from projections.tune.audit import CHECKS, LogReport, audit
-from projections.tune.evolve import TUNE
-from projections.tune.events import (
-    BatchBuilt,
-    ChangeRecorded,
-    DifficultAdded,
-    MemoryKept,
-    RunGraded,
-)
-from cli.tune_report import audit_command
+from batchlog.engine import EventLog, Projection, verify
+from batchlog.projections.catalog import all_types
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.views.audit import CHECKS, LogReport, audit
+from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.events import BatchBuilt, ChangeRecorded, DifficultAdded, MemoryKept, RunGraded
+from batchlog.cli.tune.reports import audit_command
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

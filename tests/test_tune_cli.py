@@ -158,7 +158,7 @@ class TestNextBatch:
         import errno
         import os
 
-        import cli.tune_io
+        import batchlog.cli.tune.files
 
         out = fresh / "runs" / "batch01-nomem-run1" / "cases.json"
         real_replace = os.replace
@@ -166,9 +166,9 @@ class TestNextBatch:
         def disk_full(source, target):
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(cli.tune_io.os, "replace", disk_full)
+        monkeypatch.setattr(batchlog.cli.tune.files.os, "replace", disk_full)
         failed = tune(fresh, "next-batch", "-o", str(out))
-        monkeypatch.setattr(cli.tune_io.os, "replace", real_replace)
+        monkeypatch.setattr(batchlog.cli.tune.files.os, "replace", real_replace)
         written_when_it_failed = out.exists()
         log = (fresh / "events.jsonl").read_bytes()
         again = tune(fresh, "next-batch", "-o", str(out))
@@ -318,10 +318,10 @@ class TestRefusals:
         assert not (tmp_path / "t" / "events.jsonl").exists()
 
     def test_a_quick_batch_log_is_refused_as_the_wrong_log(self, tmp_path):
-        from engine import EventLog
-        from projections.catalog import all_types
-        from projections.quick_batch.events import TargetStarted
-        from projections.tune.evolve import TUNE
+        from batchlog.engine import EventLog
+        from batchlog.projections.catalog import all_types
+        from batchlog.projections.quick_batch.events import TargetStarted
+        from batchlog.projections.tune.evolve import TUNE
 
         folder = tmp_path / "qb"
         EventLog(folder / "events.jsonl", all_types()).append(TUNE, lambda state: [TargetStarted(1, "skill-a")])
@@ -382,8 +382,8 @@ class TestIdempotency:
 
 def zen_folder(tuning: Path, target: Path) -> Path:
     """The in-progress fixture laid out as zen-finetune keeps it (selection.json, findings.md headings, ...)."""
-    from projections.tune.evolve import TUNE
-    from cli.tune_log import tune_log
+    from batchlog.projections.tune.evolve import TUNE
+    from batchlog.cli.tune.log import tune_log
 
     state = tune_log(tuning).replay(TUNE).state
     shutil.copytree(tuning / "runs", target / "runs")

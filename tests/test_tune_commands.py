@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from projections.tune.views import PLACEHOLDERS, next_step
+from batchlog.projections.tune.views.status import PLACEHOLDERS, next_step
 from tests.clirunner import invoke
 from tests.test_tune_readme import FINISHED, IN_PROGRESS, STATES
 from tests.tune_helpers import shell_problems
@@ -73,7 +73,7 @@ def test_a_template_run_unchanged_is_refused_with_exit_2_and_nothing_appended(tm
 
 
 def test_the_status_fields_are_the_figures_of_the_status_lines_in_every_fixture_state():
-    from projections.tune.views import progress_figures
+    from batchlog.projections.tune.views.status import progress_figures
 
     for state in STATES:
         if state.settings is None:

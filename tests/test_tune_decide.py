@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Event
-from projections.errors import BadInput, Refused, WrongLog
-from projections.tune.decide import (
+from batchlog.engine import Event
+from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.tune.decide.loop import (
     AddDifficult,
     BuildBatch,
     FixDifficult,
@@ -20,7 +20,7 @@ from projections.tune.decide import (
     StartRun,
     decide,
 )
-from projections.tune.events import (
+from batchlog.projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
     DifficultAdded,
@@ -32,9 +32,9 @@ from projections.tune.events import (
     TuningStarted,
     UsageRecorded,
 )
-from projections.tune.evolve import TUNE, evolve
-from projections.tune.selection import selection_order
-from projections.tune.views import next_step
+from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.batch_mjs.selection import selection_order
+from batchlog.projections.tune.views.status import next_step
 from tests.tune_helpers import fold as given
 
 CASES = tuple({"id": f"c{i}", "class": "k" if i % 2 else "j", **({"complexity": "complex"} if i == 3 else {})}

@@ -1,4 +1,4 @@
-"""batch.mjs against projections/tune/rules.py on generated tuning histories, step by step.
+"""batch.mjs against projections/tune/batch_mjs/rules.py on generated tuning histories, step by step.
 
 A seeded generator plays the tuning loop (datasets of 1 to 80 cases with ids that differ in case and
 punctuation, batches built with and without -m/-r/--seed, runs of both halves graded, some VOID, difficult
@@ -22,8 +22,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from projections.tune.config import settings_from_config
-from projections.tune.rules import (
+from batchlog.projections.tune.batch_mjs.config import settings_from_config
+from batchlog.projections.tune.batch_mjs.rules import (
     SEVERITY,
     BatchPlan,
     DifficultEntry,
@@ -38,10 +38,10 @@ from projections.tune.rules import (
     progress_lines,
     summary_lines,
 )
-from projections.tune.selection import selection_order
-from projections.tune.js_json import js_json
-from cli.tune_log import tuning_state
-from projections.tune.views import PLACEHOLDERS, next_step
+from batchlog.projections.tune.batch_mjs.selection import selection_order
+from batchlog.projections.tune.batch_mjs.js_json import js_json
+from batchlog.cli.tune.log import tuning_state
+from batchlog.projections.tune.views.status import PLACEHOLDERS, next_step
 from tests.clirunner import invoke
 from tests.tune_helpers import shell_problems
 from tests.zenfolder import NODE, BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
@@ -499,10 +499,10 @@ def cli_built_once(monkeypatch):
     Each `batchlog` call builds its command tree (~0.1 s, most of a call's time); the tree is the same on
     every call, so the differential test reuses it to fit in CI. Parsing, commands and errors run as usual.
     """
-    import cli.app
+    import batchlog.cli.app
     import typer.main
 
-    build, get_command = cli.app.build, typer.main.get_command
+    build, get_command = batchlog.cli.app.build, typer.main.get_command
     apps: dict = {}
     commands: dict = {}
 
@@ -516,7 +516,7 @@ def cli_built_once(monkeypatch):
             commands[id(typer_app)] = (typer_app, get_command(typer_app))  # holds the app: its id stays its own
         return commands[id(typer_app)][1]
 
-    monkeypatch.setattr(cli.app, "build", built)
+    monkeypatch.setattr(batchlog.cli.app, "build", built)
     monkeypatch.setattr(typer.main, "get_command", command_of)
 
 

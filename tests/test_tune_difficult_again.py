@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from projections.errors import BadInput, Refused
-from projections.tune.decide import AddDifficult, FixDifficult, decide
-from projections.tune.events import BatchBuilt, DifficultAdded, DifficultFixed, RunGraded, RunStarted
-from projections.tune.history import history
-from projections.tune.readme_sections import difficult as difficult_section
-from projections.tune.rules import (
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.tune.decide.loop import AddDifficult, FixDifficult, decide
+from batchlog.projections.tune.events import BatchBuilt, DifficultAdded, DifficultFixed, RunGraded, RunStarted
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.views.readme.sections import difficult as difficult_section
+from batchlog.projections.tune.batch_mjs.rules import (
     DifficultEntry,
     History,
     Settings,
@@ -21,8 +21,8 @@ from projections.tune.rules import (
     retries,
     stuck_difficult,
 )
-from projections.tune.views import difficult_rows
-from projections.tune.zen_import import ZenFolder, ZenRun, import_events
+from batchlog.projections.tune.views.status import difficult_rows
+from batchlog.projections.tune.zen_import import ZenFolder, ZenRun, import_events
 from tests.tune_helpers import fold as given
 from tests.tune_helpers import started
 

@@ -8,8 +8,8 @@ import attrs
 import cattrs
 import pytest
 
-from engine import Event
-from projections.tune.events import (
+from batchlog.engine import Event
+from batchlog.projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
     DifficultAdded,
@@ -20,8 +20,8 @@ from projections.tune.events import (
     RunStarted,
     UsageRecorded,
 )
-from projections.tune.evolve import TUNE, evolve
-from projections.tune.state import TuneState
+from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.state import TuneState
 from tests.tune_helpers import AT, fold, started
 
 CASES = (

@@ -12,14 +12,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import EventLog
-from projections.catalog import all_types
-from projections.errors import BadInput
-from projections.tune.events import BatchBuilt, RunGraded, RunStarted
-from projections.tune.evolve import TUNE, evolve
-from projections.tune.readme import SECTION_NAMES, begin, end, has_markers, layout, readme, sections, splice
-from projections.tune.readme_map import flowchart, label
-from projections.tune.readme_sections import plan, where
+from batchlog.engine import EventLog
+from batchlog.projections.catalog import all_types
+from batchlog.projections.errors import BadInput
+from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted
+from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.views.readme.document import (
+    SECTION_NAMES,
+    begin,
+    end,
+    has_markers,
+    layout,
+    readme,
+    sections,
+    splice,
+)
+from batchlog.projections.tune.views.readme.map import flowchart, label
+from batchlog.projections.tune.views.readme.sections import plan, where
 from tests.clirunner import invoke
 from tests.tune_helpers import fold, started, table_problems
 
@@ -308,8 +317,8 @@ class TestAnotherLoopsLog:
 
 
 def test_the_log_says_1_line_not_1_lines():
-    from projections.tune.events import BatchBuilt, ChangeRecorded, RunGraded, RunStarted, TuningStarted
-    from projections.tune.readme_batches import log
+    from batchlog.projections.tune.events import BatchBuilt, ChangeRecorded, RunGraded, RunStarted, TuningStarted
+    from batchlog.projections.tune.views.readme.batches import log
     from tests.tune_helpers import fold
 
     started = TuningStarted("d.json", ({"id": "a"},), ("a",), None, 1, 1, 0, 1, 3, 1)

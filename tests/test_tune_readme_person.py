@@ -11,11 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from projections.tune.events import BatchBuilt, ChangeRecorded, MemoryKept, RunGraded, RunStarted, UsageRecorded
-from projections.tune.readme_map import flowchart
-from projections.tune.readme_results import charts, results
-from projections.tune.readme_sections import memory_line
-from projections.tune.usage import total, usage_markdown
+from batchlog.projections.tune.events import (
+    BatchBuilt,
+    ChangeRecorded,
+    MemoryKept,
+    RunGraded,
+    RunStarted,
+    UsageRecorded,
+)
+from batchlog.projections.tune.views.readme.map import flowchart
+from batchlog.projections.tune.views.readme.results import charts, results
+from batchlog.projections.tune.views.readme.sections import memory_line
+from batchlog.projections.tune.views.usage import total, usage_markdown
 from tests.clirunner import invoke
 from tests.test_tune_readme import MERMAID, STATES, odd_state
 from tests.tune_helpers import fold, started

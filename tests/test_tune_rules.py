@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.tune.rules import (
+from batchlog.projections.tune.batch_mjs.rules import (
     BatchPlan,
     DifficultEntry,
     History,
@@ -23,7 +23,7 @@ from projections.tune.rules import (
     stuck_difficult,
     summary_lines,
 )
-from projections.tune.config import settings_from_config
+from batchlog.projections.tune.batch_mjs.config import settings_from_config
 
 
 def cases(*ids: str) -> tuple[dict, ...]:

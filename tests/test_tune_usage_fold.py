@@ -15,11 +15,11 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Event
-from projections.tune.evolve import TUNE, evolve, evolve_all
-from projections.tune.events import ChangeRecorded, RunGraded, RunStarted, UsageRecorded
-from projections.tune.state import ModelUsage, TuneState
-from projections.tune.usage import by_batch, by_model, total, usage_markdown
+from batchlog.engine import Event
+from batchlog.projections.tune.evolve import TUNE, evolve, evolve_all
+from batchlog.projections.tune.events import ChangeRecorded, RunGraded, RunStarted, UsageRecorded
+from batchlog.projections.tune.state import ModelUsage, TuneState
+from batchlog.projections.tune.views.usage import by_batch, by_model, total, usage_markdown
 from tests.tune_helpers import AT, fold, started
 
 RUNS = ["batch01-nomem-run1", "batch01-mem-run1", "batch02-nomem-run1", "final-run1"]

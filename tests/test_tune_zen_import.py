@@ -6,13 +6,13 @@ import attrs
 import orjson
 import pytest
 
-from projections.errors import Refused
-from projections.tune.events import REGISTRY, DifficultAdded, DifficultFixed, RunGraded
-from projections.tune.evolve import TUNE
-from projections.tune.history import history
-from projections.tune.rules import next_batch
-from projections.tune.state import TuneState
-from projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
+from batchlog.projections.errors import Refused
+from batchlog.projections.tune.events import REGISTRY, DifficultAdded, DifficultFixed, RunGraded
+from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.batch_mjs.rules import next_batch
+from batchlog.projections.tune.state import TuneState
+from batchlog.projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
 from tests.tune_helpers import fold
 
 CASES = tuple({"id": f"c{n}"} for n in range(1, 7))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from engine import Event
-from projections.tune.events import TuningStarted
-from projections.tune.evolve import TUNE, evolve
-from projections.tune.state import TuneState
+from batchlog.engine import Event
+from batchlog.projections.tune.events import TuningStarted
+from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.state import TuneState
 
 AT = "2026-12-02T16:00:00.000Z"
 

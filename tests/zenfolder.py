@@ -17,8 +17,8 @@ from pathlib import Path
 
 import attrs
 
-from projections.tune.js_json import js_json
-from projections.tune.rules import RUN_NAME, History, node_dirname, pad
+from batchlog.projections.tune.batch_mjs.js_json import js_json
+from batchlog.projections.tune.batch_mjs.rules import RUN_NAME, History, node_dirname, pad
 from tests.seeds import BATCH_MJS, require
 
 SCRIPT_IN_ROOT = Path(".github/skills/zen-finetune/scripts/batch.mjs")

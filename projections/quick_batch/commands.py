@@ -11,8 +11,8 @@ from typing import Any
 
 import attrs
 
-from projections.fields import as_tuple
-from projections.quick_batch.grammar import TargetLine
+from batchlog.projections.fields import as_tuple
+from batchlog.projections.quick_batch.grammar import TargetLine
 
 
 # ─── what the CLI read before deciding ─────────────────────────────────────

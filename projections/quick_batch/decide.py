@@ -16,20 +16,40 @@ from typing import Any
 
 import attrs
 
-from projections.errors import BadInput, Refused
-from projections.quick_batch import views
-from projections.quick_batch.commands import (
-    ArchiveAndRemove, BriefCheck, ClearEndedBatch, Command, Decision, NextTarget, PrepareTargetFolder,
-    RecordSummaryWritten, RecordTarget, RemoveTargetFolder, Staged, StartBatch, StartBriefBatch, Summarize,
-    Unstaged, WriteSummary,
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.quick_batch import views
+from batchlog.projections.quick_batch.commands import (
+    ArchiveAndRemove,
+    BriefCheck,
+    ClearEndedBatch,
+    Command,
+    Decision,
+    NextTarget,
+    PrepareTargetFolder,
+    RecordSummaryWritten,
+    RecordTarget,
+    RemoveTargetFolder,
+    Staged,
+    StartBatch,
+    StartBriefBatch,
+    Summarize,
+    Unstaged,
+    WriteSummary,
 )
-from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
-    TargetStarted, number_field,
+from batchlog.projections.quick_batch.events import (
+    CREATE_WORKFLOW,
+    WORKFLOW,
+    BatchStarted,
+    BatchSummarized,
+    BriefRejected,
+    SummaryWritten,
+    TargetRecorded,
+    TargetStarted,
+    number_field,
 )
-from projections.quick_batch.exit_codes import REJECTED_BRIEF_FALLBACK, codes_for
-from projections.quick_batch.grammar import TargetLine
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.exit_codes import REJECTED_BRIEF_FALLBACK, codes_for
+from batchlog.projections.quick_batch.grammar import TargetLine
+from batchlog.projections.quick_batch.state import Batch
 
 WRITE_FAILURE = {WORKFLOW: "write-failure", CREATE_WORKFLOW: "write-failed"}
 HALT_PAYLOAD, RESULT_PAYLOAD = "halt.json", "result-context.json"

@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from engine import EventType, Registry
-from projections.fields import as_tuple
-from projections.quick_batch.grammar import TargetLine
+from batchlog.engine import EventType, Registry
+from batchlog.projections.fields import as_tuple
+from batchlog.projections.quick_batch.grammar import TargetLine
 
 TYPE_PREFIX = "qb."
 WORKFLOW = "skf-quick-skill"

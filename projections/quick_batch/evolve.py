@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import CodeVersion, Event, Projection
-from projections.quick_batch.events import (
-    BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded, TargetStarted,
+from batchlog.engine import CodeVersion, Event, Projection
+from batchlog.projections.quick_batch.events import (
+    BatchStarted,
+    BatchSummarized,
+    BriefRejected,
+    SummaryWritten,
+    TargetRecorded,
+    TargetStarted,
 )
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.state import Batch
 
 
 class _Draft:
@@ -86,8 +91,8 @@ def _apply(draft: _Draft, event: Event) -> None:
 
 
 # Snapshots are keyed to a hash of the modules that decide the state (hashed on first use, not at import).
-_VERSION = CodeVersion(("projections.quick_batch.events", "projections.quick_batch.grammar",
-                        "projections.quick_batch.state", "projections.quick_batch.evolve"))
+_VERSION = CodeVersion(("batchlog.projections.quick_batch.events", "batchlog.projections.quick_batch.grammar",
+                        "batchlog.projections.quick_batch.state", "batchlog.projections.quick_batch.evolve"))
 
 
 def projection() -> Projection:

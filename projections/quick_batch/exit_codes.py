@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.errors import BadInput
-from projections.quick_batch.events import CREATE_WORKFLOW, WORKFLOW
+from batchlog.projections.errors import BadInput
+from batchlog.projections.quick_batch.events import CREATE_WORKFLOW, WORKFLOW
 
 BUILT_IN: dict[str, dict[str, int]] = {
     WORKFLOW: {

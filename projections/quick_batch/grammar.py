@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from projections.errors import BadInput
+from batchlog.projections.errors import BadInput
 
 # Modifier key (any letter case) -> the hint it sets.
 MODIFIERS = {"language": "language_hint", "scope": "scope_hint"}

@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from projections.quick_batch import views
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch import views
+from batchlog.projections.quick_batch.state import Batch
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:

@@ -9,11 +9,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from projections.errors import BadInput
-from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, TargetRecorded, number_field,
+from batchlog.projections.errors import BadInput
+from batchlog.projections.quick_batch.events import (
+    CREATE_WORKFLOW,
+    WORKFLOW,
+    BatchStarted,
+    BatchSummarized,
+    BriefRejected,
+    TargetRecorded,
+    number_field,
 )
-from projections.quick_batch.grammar import TargetLine
+from batchlog.projections.quick_batch.grammar import TargetLine
 
 
 def _lines(data: bytes, run_dir: str) -> list[dict[str, Any]]:

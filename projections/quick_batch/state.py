@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import attrs
 
-from projections.quick_batch.events import (
-    BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
+from batchlog.projections.quick_batch.events import (
+    BatchStarted,
+    BatchSummarized,
+    BriefRejected,
+    SummaryWritten,
+    TargetRecorded,
 )
 
 Outcome = TargetRecorded | BriefRejected

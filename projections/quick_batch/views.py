@@ -8,12 +8,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from projections.quick_batch.events import (
-    CREATE_WORKFLOW, WORKFLOW, BatchStarted, BatchSummarized, BriefRejected, SummaryWritten, TargetRecorded,
+from batchlog.projections.quick_batch.events import (
+    CREATE_WORKFLOW,
+    WORKFLOW,
+    BatchStarted,
+    BatchSummarized,
+    BriefRejected,
+    SummaryWritten,
+    TargetRecorded,
     number_value,
 )
-from projections.quick_batch.grammar import TargetLine
-from projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.grammar import TargetLine
+from batchlog.projections.quick_batch.state import Batch
 
 Outcome = TargetRecorded | BriefRejected
 

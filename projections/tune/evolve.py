@@ -11,8 +11,8 @@ from typing import Any
 import attrs
 import orjson
 
-from engine import CodeVersion, Event, Projection
-from projections.tune.events import (
+from batchlog.engine import CodeVersion, Event, Projection
+from batchlog.projections.tune.events import (
     REGISTRY,
     BatchBuilt,
     ChangeRecorded,
@@ -25,7 +25,7 @@ from projections.tune.events import (
     TuningStarted,
     UsageRecorded,
 )
-from projections.tune.state import (
+from batchlog.projections.tune.state import (
     Batch,
     Case,
     Change,
@@ -200,7 +200,7 @@ _replaced = attrs.evolve  # the fold's one way to change a field: a new object, 
 # Snapshots are keyed to the code that folds: this module, the state and the event classes (hashed when a
 # snapshot is first read or written, not at import).
 TUNE = Projection("tune", TuneState(), evolve,
-                  version=CodeVersion((__name__, "projections.tune.state", "projections.tune.events")),
+                  version=CodeVersion((__name__, "batchlog.projections.tune.state", "batchlog.projections.tune.events")),
                   state_type=TuneState, evolve_all=evolve_all)
 
 

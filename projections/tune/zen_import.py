@@ -1,4 +1,4 @@
-"""`tune import`: the events a zen-finetune folder's history implies. Pure (cli/tune_io.py reads the folder).
+"""`tune import`: the events a zen-finetune folder's history implies. Pure (cli/tune/files.py reads the folder).
 
 The log it gives replays to the `History` batch.mjs reads from the folder: the
 recorded selection (not recomputed), each batch as its first no-memory run's
@@ -15,12 +15,19 @@ from typing import Any
 import attrs
 import orjson
 
-from projections.errors import BadInput, Refused
-from projections.tune.config import settings_from_config
-from projections.tune.decide import MAX_CONCURRENCY
-from projections.tune.events import BatchBuilt, DifficultAdded, DifficultFixed, RunGraded, RunStarted, TuningStarted
-from projections.tune.selection import check_cases
-from projections.tune.state import TuneState
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.tune.batch_mjs.config import settings_from_config
+from batchlog.projections.tune.decide.loop import MAX_CONCURRENCY
+from batchlog.projections.tune.events import (
+    BatchBuilt,
+    DifficultAdded,
+    DifficultFixed,
+    RunGraded,
+    RunStarted,
+    TuningStarted,
+)
+from batchlog.projections.tune.batch_mjs.selection import check_cases
+from batchlog.projections.tune.state import TuneState
 
 RUN = re.compile(r"batch([0-9]{2})-(nomem|mem)-run([0-9]+)|final-run([0-9]+)")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine import EventLog, EventType, Projection, Registry
+from batchlog.engine import EventLog, EventType, Projection, Registry
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def fuzz_one_input(data: bytes) -> None:
-    from engine import EngineError, Receipt, verify
+    from batchlog.engine import EngineError, Receipt, verify
     from tests.reliability import model
 
     path = Path(tempfile.gettempdir()) / f"batchlog-atheris-{os.getpid()}.jsonl"
@@ -40,8 +40,8 @@ def main() -> int:
         print("atheris is not installed: the atheris fuzz run is skipped (pip install atheris)")
         return code
     with atheris.instrument_imports():
-        import engine.scan  # noqa: F401
-        import engine.verify  # noqa: F401
+        import batchlog.engine.scan  # noqa: F401
+        import batchlog.engine.verify  # noqa: F401
     atheris.Setup([sys.argv[0], f"-max_total_time={int(float(seconds))}"], fuzz_one_input)
     atheris.Fuzz()
     return code

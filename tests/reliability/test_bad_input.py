@@ -319,7 +319,7 @@ def make_special(path: Path, kind: str) -> None:
 
 def run_cli(*args: str | Path) -> subprocess.CompletedProcess:
     """The CLI in a child process: a command that would wait on a FIFO or read /dev/zero fails by the timeout."""
-    return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "batchlog.cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, **USER_ENV}, timeout=60)
 
 

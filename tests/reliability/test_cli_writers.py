@@ -1,7 +1,7 @@
 """Through the CLI: `batchlog tune` commands racing on one tuning, killed at random moments, waiting for a lock.
 
 Workers are forked from the test process and call the CLI in-process (tests/clirunner.py: the same
-`cli.main.main` the console script runs), so a command's whole path is exercised, from parsing to
+`batchlog.cli.main.main` the console script runs), so a command's whole path is exercised, from parsing to
 the append and the files it writes, at the cost of a fork rather than an interpreter start.
 """
 
@@ -19,12 +19,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cli.tune_log import tuning_state
-from engine import EventLog, verify
-from engine.snapshot import Snapshots
-from projections.catalog import all_types
-from projections.tune.evolve import TUNE
-from projections.tune.views import next_step, progress
+from batchlog.cli.tune.log import tuning_state
+from batchlog.engine import EventLog, verify
+from batchlog.engine.snapshots.file import Snapshots
+from batchlog.projections.catalog import all_types
+from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.views.status import next_step, progress
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, holder, kill, log_lines, wait
 
@@ -204,7 +204,7 @@ def grade_with_stderr_on(err_fd: int, out: Path, folder: Path) -> None:
     """In a forked child: grade a run through the CLI with stderr on `err_fd` as it is printed, stdout to `out`."""
     import sys
 
-    from cli.main import main
+    from batchlog.cli.main import main
 
     os.dup2(err_fd, 2)
     sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)

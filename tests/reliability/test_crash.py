@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.crash_hook import CRASH_BYTES_ENV, CRASH_ENV
+from batchlog.engine.crash_hook import CRASH_BYTES_ENV, CRASH_ENV
 from tests.reliability import model
 from tests.reliability.conftest import soak_seconds
 from tests.reliability.workers import (

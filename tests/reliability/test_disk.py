@@ -1,6 +1,6 @@
 """Disk full and I/O errors: a failed append says so clearly, leaves the log as it was, loses nothing.
 
-Faults come three ways: a fault-injecting `os` inside engine.log (partial writes,
+Faults come three ways: a fault-injecting `os` inside batchlog.engine.log (partial writes,
 ENOSPC, EIO, EFBIG, EROFS at each step of the append), real resource limits
 (RLIMIT_FSIZE in a child process), and real small or read-only filesystems
 (a 64 KiB tmpfs, remounted read-only; skipped with the reason when mount fails).
@@ -17,10 +17,10 @@ import types
 
 import pytest
 
-import engine.lock
-import engine.log
-import engine.file_recorder
-from engine import WriteFailed
+import batchlog.engine.recorders.file_lock
+import batchlog.engine.log
+import batchlog.engine.recorders.file
+from batchlog.engine import WriteFailed
 from tests.reliability import model
 from tests.reliability.workers import assert_acknowledged_kept, assert_trusted, fork, wait
 
@@ -32,7 +32,7 @@ def seeded_log(path, events: int = 5):
 
 
 class FaultyOs(types.SimpleNamespace):
-    """`os` as engine.log sees it, with one call failing: `fail` names it, `after` bytes get written first."""
+    """`os` as batchlog.engine.log sees it, with one call failing: `fail` names it, `after` bytes get written first."""
 
     def __init__(self, log_path, fail: str, code: int, after: int | None = None, short: bool = False,
                  also_fail: str | None = None, then_ok: bool = False):
@@ -107,8 +107,8 @@ class TestInjectedFaults:
         log, acknowledged = seeded_log(path)
         before = path.read_bytes()
         faulty = FaultyOs(path, fail, code, cut_for(after), short)
-        monkeypatch.setattr(engine.file_recorder, "os", faulty)
-        monkeypatch.setattr(engine.lock, "os", faulty)  # the log is opened where it is locked
+        monkeypatch.setattr(batchlog.engine.recorders.file, "os", faulty)
+        monkeypatch.setattr(batchlog.engine.recorders.file_lock, "os", faulty)  # the log is opened where it is locked
 
         with pytest.raises(WriteFailed) as raised:
             log.append(model.PROJECTION, model.note(2, 1, 3, 20))
@@ -126,7 +126,7 @@ class TestInjectedFaults:
         path = tmp_path / "events.jsonl"
         log, acknowledged = seeded_log(path)
         faulty = FaultyOs(path, "write", errno.ENOSPC, cut_for(-1), short=True, then_ok=True)
-        monkeypatch.setattr(engine.file_recorder, "os", faulty)
+        monkeypatch.setattr(batchlog.engine.recorders.file, "os", faulty)
 
         appended = log.append(model.PROJECTION, model.note(2, 1, 3, 20))
 
@@ -135,7 +135,7 @@ class TestInjectedFaults:
 
     def test_a_failed_first_append_leaves_no_file(self, tmp_path, monkeypatch):
         path = tmp_path / "events.jsonl"
-        monkeypatch.setattr(engine.file_recorder, "os", FaultyOs(path, "write", errno.ENOSPC, 10))
+        monkeypatch.setattr(batchlog.engine.recorders.file, "os", FaultyOs(path, "write", errno.ENOSPC, 10))
 
         with pytest.raises(WriteFailed):
             model.open_log(path).append(model.PROJECTION, model.note(1, 1, 2))
@@ -145,7 +145,7 @@ class TestInjectedFaults:
     def test_when_the_cut_back_fails_too_the_next_append_repairs_the_log(self, tmp_path, monkeypatch):
         path = tmp_path / "events.jsonl"
         log, acknowledged = seeded_log(path)
-        monkeypatch.setattr(engine.file_recorder, "os", FaultyOs(path, "write", errno.EIO, cut_for(-1), also_fail="ftruncate"))
+        monkeypatch.setattr(batchlog.engine.recorders.file, "os", FaultyOs(path, "write", errno.EIO, cut_for(-1), also_fail="ftruncate"))
 
         with pytest.raises(WriteFailed):
             log.append(model.PROJECTION, model.note(2, 1, 3, 20))

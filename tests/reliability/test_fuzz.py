@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, Receipt, verify
-from engine.lines import LineReader
-from engine.scan import Scan
-from projections.errors import Refused
+from batchlog.engine import EngineError, Receipt, verify
+from batchlog.engine.lines import LineReader
+from batchlog.engine.scan import Scan
+from batchlog.projections.errors import Refused
 from tests.reliability import model
 
 FUZZ = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -120,7 +120,7 @@ class TestLoopReaders:
     @FUZZ
     @given(st.binary(max_size=400) | st.text(max_size=300).map(str.encode))
     def test_the_batch_file_parser_raises_only_bad_input(self, data):
-        from projections.quick_batch.grammar import parse_bytes
+        from batchlog.projections.quick_batch.grammar import parse_bytes
 
         try:
             parse_bytes(data, "batch.txt")
@@ -132,8 +132,8 @@ class TestLoopReaders:
                                                   lambda inner: st.lists(inner) | st.dictionaries(st.text(max_size=5), inner))
            .map(lambda v: orjson.dumps(v)))
     def test_the_payload_and_dataset_readers_raise_only_bad_input(self, data):
-        from cli.quick_batch_io import read_staged
-        from cli.tune_io import read_dataset
+        from batchlog.cli.quick_batch.files import read_staged
+        from batchlog.cli.tune.files import read_dataset
 
         with in_a_file(data) as path:
             for read in (lambda: read_dataset(path), lambda: (path.rename(path.with_name("halt.json")),
@@ -149,8 +149,8 @@ class TestLoopReaders:
         "dataset.json",
     ])
     def test_deeply_nested_json_is_bad_input_not_a_crash(self, tmp_path, name):
-        from cli.quick_batch_io import read_staged
-        from cli.tune_io import read_dataset
+        from batchlog.cli.quick_batch.files import read_staged
+        from batchlog.cli.tune.files import read_dataset
 
         (tmp_path / name).write_text("[" * 100_000)
 
@@ -158,7 +158,7 @@ class TestLoopReaders:
             with pytest.raises(Refused):
                 read_dataset(tmp_path / name)
         else:
-            from projections.quick_batch.commands import Unstaged
+            from batchlog.projections.quick_batch.commands import Unstaged
 
             unstaged = read_staged(tmp_path)
             assert isinstance(unstaged, Unstaged) and "holds no JSON object" in unstaged.message
@@ -184,9 +184,9 @@ class TestHostileValues:
     @given(st.sampled_from(sorted(DOCUMENTS)), HOSTILE)
     def test_every_json_reader_answers_a_hostile_value_with_bad_input_or_a_value(self, document, value):
         """Never a traceback, a hang or an unexpected error class: the value, or the readers' own refusal."""
-        from cli.quick_batch_io import read_json_file, read_staged
-        from cli.tune_io import read_dataset
-        from projections.quick_batch.commands import Unstaged
+        from batchlog.cli.quick_batch.files import read_json_file, read_staged
+        from batchlog.cli.tune.files import read_dataset
+        from batchlog.projections.quick_batch.commands import Unstaged
 
         with in_a_file(DOCUMENTS[document].format(value).encode()) as path:
             try:

@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine.crash_hook import CRASH_ENV
+from batchlog.engine.crash_hook import CRASH_ENV
 from tests.clirunner import invoke
 from tests.reliability.test_tune_effects import CRASH_POINTS, EFFECT_POINTS
 from tests.reliability.workers import fork, wait

@@ -8,9 +8,9 @@ import shutil
 import orjson
 import pytest
 
-from engine import LogDamaged, verify
-from engine.salvage import salvage
-from projections.catalog import all_types
+from batchlog.engine import LogDamaged, verify
+from batchlog.engine.salvage import salvage
+from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke
 from tests.reliability import model
 from tests.reliability.test_tamper import FIXTURE, finished_log, first_changed_line, tamperings, test_types  # noqa: F401

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import cli.log_commands
-from engine import verify
-from engine.envelope import encode_line
-from projections.catalog import all_types
+import batchlog.cli.log.commands
+from batchlog.engine import verify
+from batchlog.engine.envelope import encode_line
+from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke
 from tests.reliability import model
 
@@ -71,7 +71,7 @@ def tamperings(data: bytes, rnd: random.Random, byte_changes: int):
 def test_types(monkeypatch):
     """`batchlog log verify` reading with the test domain's types too."""
     registry = all_types().merged(model.REGISTRY)
-    monkeypatch.setattr(cli.log_commands, "all_types", lambda: registry)
+    monkeypatch.setattr(batchlog.cli.log.commands, "all_types", lambda: registry)
     return registry
 
 

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EventLog, LockTimeout, LogDamaged, NotALog, open_log, verify
-from engine.chain import line_hash
-from engine.durable import marker_text
-from engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
-from engine.snapshot import Snapshots
+from batchlog.engine import EventLog, LockTimeout, LogDamaged, NotALog, open_log, verify
+from batchlog.engine.chain import line_hash
+from batchlog.engine.recorders.pending import marker_text
+from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
+from batchlog.engine.snapshots.file import Snapshots
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, hold_lock
 from tests.sample_domain import COUNT, REGISTRY, Count, NoteAdded
@@ -261,7 +261,7 @@ class TestForgedSnapshots:
         assert folded == [1, 2, 3, 4, 5]
 
     def test_the_key_is_made_once_outside_the_folder_with_mode_0600(self, tmp_path, monkeypatch):
-        from engine import snapshot_key
+        from batchlog.engine.snapshots import key as snapshot_key
 
         monkeypatch.delenv("BATCHLOG_SNAPSHOT_KEY")
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -303,9 +303,9 @@ class TestForgedSnapshots:
 
 def long_tuning(tmp_path: Path) -> Path:
     """The fixture tuning with 250 usage reports on top: long enough for its views to write snapshots."""
-    from cli.tune_log import tune_log
-    from projections.tune.events import UsageRecorded
-    from projections.tune.evolve import TUNE
+    from batchlog.cli.tune.log import tune_log
+    from batchlog.projections.tune.events import UsageRecorded
+    from batchlog.projections.tune.evolve import TUNE
 
     folder = tuning(tmp_path)
     run = orjson.loads(lines_of(folder / "events.jsonl")[-1])["data"].get("run") or "batch01-nomem-run1"
@@ -436,7 +436,7 @@ def record(run: Path, payload: str):
 
 def _run_cli(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     """The CLI in a child process: a command that would hang on a FIFO fails this test by its timeout guard."""
-    return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "batchlog.cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, **env}, timeout=120)
 
 
@@ -482,7 +482,7 @@ class TestOnlyRegularFilesAreLogs:
     def test_the_reader_cuts_exactly_the_lines_past_the_bound(self, tmp_path_factory, monkeypatch, sizes, bound):
         """Property: with a small bound and smaller blocks (as 16 MiB and 64 KiB are), every line longer than
         the bound comes out OVERLONG, every other line as it is."""
-        import engine.lines as lines_module
+        from batchlog.engine import lines as lines_module
 
         monkeypatch.setattr(lines_module, "MAX_LINE_BYTES", bound)
         path = tmp_path_factory.mktemp("bound") / "log"

@@ -17,8 +17,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cli.tune_log import tuning_state
-from engine.crash_hook import CRASH_ENV
+from batchlog.cli.tune.log import tuning_state
+from batchlog.engine.crash_hook import CRASH_ENV
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, log_lines, wait
 
@@ -30,9 +30,9 @@ CONCURRENT_REPEATS = 24
 
 
 def _crash_points_named_by_the_hook() -> tuple[str, ...]:
-    import engine.crash_hook
+    import batchlog.engine.crash_hook
 
-    doc = engine.crash_hook.__doc__ or ""
+    doc = batchlog.engine.crash_hook.__doc__ or ""
     return tuple(line.split()[0] for line in doc.splitlines() if line.startswith("  ") and "." in line.split()[0])
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import orjson
 
-from engine import EventLog, Projection, Registry, Snapshots, verify
-from engine.lines import LineReader
-from engine.lock import exclusive
+from batchlog.engine import EventLog, Projection, Registry, Snapshots, verify
+from batchlog.engine.lines import LineReader
+from batchlog.engine.recorders.file_lock import exclusive
 
 
 def fork(target, *args, env: dict[str, str] | None = None) -> int:

@@ -1,0 +1,244 @@
+"""`batchlog log ...`: engine-level commands that work on any batchlog log."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Annotated
+
+import attrs
+import orjson
+import typer
+
+from batchlog.cli.options import At, Json
+from batchlog.cli.at_option import require_within_log
+from batchlog.engine import EventLog, NotALog, Receipt, verify
+from batchlog.projections.catalog import all_types
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+SUMMARY_CHARS = 96
+
+
+LogAddress = Annotated[
+    str,
+    typer.Argument(metavar="LOG", show_default=False,
+                   help="the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
+]
+
+
+def _existing(address: str) -> EventLog:
+    """The log at `address` (any store); NotALog when there is none."""
+    from batchlog.engine.address import recorder_for
+
+    log = EventLog(recorder_for(address), all_types())
+    if not log.exists():
+        where = "the path" if log.path is not None else "the address and the log's name"
+        raise NotALog(f"no log at {log.address}: check {where}", path=log.address)
+    return log
+
+
+@app.command("verify")
+def verify_command(
+    path: LogAddress,
+    as_json: Json = False,
+    since: Annotated[str | None, typer.Option("--since", metavar="RECEIPT",
+                                              help="a receipt from `batchlog log head`: prove the log only grew")] = None,
+    snapshots: Annotated[bool, typer.Option("--snapshots",
+                                            help="also compare each snapshot with a replay of the log")] = False,
+) -> int:
+    """Check every line: envelope, id, seq, hash chain, known versions, torn tail. Exit 0 trusted, 3 not.
+
+    With --snapshots, each snapshot in `<log>.snap/` too: one that is not authentic (forged or edited: never
+    used) or disagrees with a replay is named and exits 3; one of another version is named as unused.
+
+    Example: batchlog log verify finetune/events.jsonl --json
+    """
+    log = _existing(path)
+    receipt = None
+    if since is not None:
+        receipt = Receipt.parse(since)
+        if receipt is None:
+            raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
+                                     param_hint="--since")
+    report = verify(log, all_types(), since=receipt)
+    verdicts = _snapshot_verdicts(log.path if log.path is not None else path) if snapshots else []
+    if as_json:
+        doc = report.as_dict()
+        if snapshots:
+            doc["snapshots"] = [attrs.asdict(verdict) for verdict in verdicts]
+        sys.stdout.write(orjson.dumps(doc).decode() + "\n")
+    else:
+        _print_report(report)
+        for verdict in verdicts:
+            print(f"  snapshot {verdict.message}")
+    return 0 if report.trusted and all(verdict.agrees is not False for verdict in verdicts) else 3
+
+
+def _snapshot_verdicts(path) -> list:
+    """Each snapshot of the log compared with a replay (the views' projections, with the registry each reads with)."""
+    from batchlog.engine.snapshots.check import check_snapshots
+    from batchlog.projections.quick_batch.evolve import projection as quick_batch_projection
+    from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
+    from batchlog.projections.tune.evolve import TUNE, without_usage
+
+    types = all_types()
+    return check_snapshots(path, [(types, [TUNE, without_usage(types.by_name)]),
+                                  (QUICK_BATCH, [quick_batch_projection()])])
+
+
+def _print_report(report) -> None:
+    verdict = "trusted" if report.trusted else "NOT trusted"
+    print(f"{report.path}: {verdict}")
+    print(f"  lines   {report.lines}")
+    print(f"  events  {report.events} (last seq {report.last_seq})")
+    print(f"  from    {report.first_at or '-'}")
+    print(f"  to      {report.last_at or '-'}")
+    if report.torn_bytes:
+        print(f"  torn    a last line of {report.torn_bytes} byte(s) was never finished: it is skipped, "
+              "and the next append removes it")
+    for problem in report.problems:
+        print(f"  problem {problem.message}")
+
+
+def summary(data: object) -> str:
+    """A short one-line summary of an event's data: key=value, cut to fit."""
+    if not isinstance(data, dict):
+        return orjson.dumps(data).decode()[:SUMMARY_CHARS]
+    parts = []
+    for key, value in data.items():
+        shown = value if isinstance(value, str) else orjson.dumps(value).decode()
+        parts.append(f"{key}={shown}")
+    text = " ".join(parts)
+    return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"
+
+
+@app.command("show")
+def show_command(
+    path: LogAddress,
+    at: At = None,
+    type_prefix: Annotated[str | None, typer.Option("--type", metavar="PREFIX",
+                                                    help="only events whose type starts with PREFIX")] = None,
+    as_json: Json = False,
+) -> int:
+    """The timeline, one line per event: seq, time, type, a short summary of its data.
+
+    Example: batchlog log show finetune/events.jsonl --type tune.run
+    """
+    log = _existing(path)
+    if at is not None:  # refused before anything is printed
+        ended = log.scan(at=at, decode=False)
+        for _ in ended:
+            pass
+        require_within_log(at, ended.position.seq, log.address)
+    scan = log.scan(at=at, decode=False, describe=True)
+    out = sys.stdout
+    for event in scan:
+        if type_prefix and not event.type.startswith(type_prefix):
+            continue
+        if as_json:
+            row = {"seq": event.seq, "type": event.type, "v": event.v, "at": event.at, "id": event.id,
+                   "data": event.data}
+            out.write(orjson.dumps(row).decode() + "\n")
+        else:
+            out.write(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}\n")
+    for problem in scan.newer:
+        sys.stderr.write(f"warning: {problem.message}\n")
+    # `log show` is the tool to inspect a damaged log: it keeps showing, and marks each damaged line.
+    for problem in scan.problems:
+        if as_json:
+            out.write(orjson.dumps({"damaged_line": problem.line, "problem": problem.code,
+                                    "message": problem.message}).decode() + "\n")
+        else:
+            out.write(f"{'DAMAGED':>6}  line {problem.line}: {problem.message}\n")
+    if scan.bad:
+        quoted = shlex.quote(log.address)
+        sys.stderr.write(f"warning: {scan.bad} damaged line(s), marked DAMAGED: run `batchlog log verify {quoted}`, "
+                         f"then `batchlog log salvage {quoted}`\n")
+    return 0
+
+
+@app.command("head")
+def head_command(path: LogAddress, as_json: Json = False) -> int:
+    """A receipt of the log as it stands: seq, hash of the last line, time. Keep it; check later with --since.
+
+    Example: batchlog log head finetune/events.jsonl > finetune/RECEIPT
+    """
+    scan = _existing(path).scan(decode=False)
+    for _ in scan:
+        pass
+    position = scan.position
+    receipt = Receipt(position.seq, position.hash, position.at or "")
+    if as_json:
+        sys.stdout.write(orjson.dumps({"receipt": receipt.render(), "seq": receipt.seq, "hash": receipt.hash,
+                                       "at": receipt.at}).decode() + "\n")
+    else:
+        print(receipt.render())
+    return 0
+
+
+@app.command("salvage")
+def salvage_command(
+    path: LogAddress,
+    to: Annotated[int | None, typer.Option("--to", min=0, metavar="SEQ",
+                                           help="keep the events through SEQ only (at most the last one before the damage)")] = None,
+    as_json: Json = False,
+) -> int:
+    """Cut a damaged log back to the events before its first damaged line (or through --to SEQ).
+
+    The damaged file is kept untouched beside it (PATH.damaged-<time>); the new log ends with a
+    log.salvaged event naming what was dropped and why. Check the result with `batchlog log verify`.
+
+    Example: batchlog log salvage finetune/events.jsonl
+    """
+    from batchlog.engine.salvage import salvage
+
+    log = _existing(path)
+    done = salvage(path if log.path is None else log.path, all_types(), to=to,
+                   on_wait=lambda text: print(text, file=sys.stderr))
+    if as_json:
+        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+    elif done.damaged_copy is None:
+        print(f"{log.address}: {done.reason}; nothing was changed")
+    else:
+        copy = log.path.parent / done.damaged_copy if log.path is not None else _renamed(log.address, done.damaged_copy)
+        print(f"{log.address}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
+              f"({done.dropped_bytes} bytes)")
+        print(f"  why      {done.reason}")
+        print(f"  damaged  {copy} (untouched)")
+        print(f"  recorded log.salvaged as seq {done.event_seq}")
+    return 0
+
+
+def _renamed(address: str, name: str) -> str:
+    """The address of the log `name` in the same store as `address` (a salvage's damaged copy)."""
+    if address.startswith("memory:"):
+        return f"memory:{name}"
+    base, _, query = address.partition("?")
+    rest = [part for part in query.split("&") if part and not part.startswith("log=")]
+    return f"{base}?{'&'.join([*rest, f'log={name}'])}"
+
+
+@app.command("migrate")
+def migrate_command(
+    source: Annotated[str, typer.Argument(metavar="SRC", show_default=False,
+                                          help="the log to copy: a file, or postgresql://…/dbname?log=NAME")],
+    destination: Annotated[str, typer.Argument(metavar="DST", show_default=False,
+                                               help="where to copy it (must hold no log yet)")],
+    as_json: Json = False,
+) -> int:
+    """Copy a log between any two addresses, byte for byte: ids, the chain and receipts carry over.
+
+    Refuses a source that does not verify (salvage it first) and a destination that holds a log already.
+
+    Example: batchlog log migrate finetune/events.jsonl 'postgresql://db.example/batchlog?log=finetune'
+    """
+    from batchlog.engine.migrate import migrate
+
+    done = migrate(source, destination, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
+    if as_json:
+        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+    else:
+        print(f"{done.source} -> {done.destination}: {done.events} event(s), {done.bytes} bytes, identical "
+              f"(last seq {done.last_seq})")
+    return 0

@@ -1,0 +1,145 @@
+"""The quick batch's files: batch files, staged payloads, run folders, summary files, the log.
+
+All reading and writing of `batchlog quick-batch` outside the log's own appends;
+messages are skf-quick-batch.py's. Raises `BadInput` (exit 1) for what it cannot read.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from batchlog.cli import store as stores
+from batchlog.cli.folders import LOG_NAME
+from batchlog.engine import EventLog
+from batchlog.engine.files import read_regular
+from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.quick_batch.commands import Staged, Unstaged
+from batchlog.projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
+from batchlog.projections.quick_batch.events import REGISTRY, TYPE_PREFIX
+from batchlog.projections.quick_batch.grammar import TargetLine, parse_bytes
+
+SEED_BATCH_FILE = "batch.jsonl"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def read_batch_file(path: str) -> tuple[TargetLine, ...]:
+    """The targets of the batch file at `path` (named as given in messages)."""
+    try:
+        data = read_regular(path)
+    except OSError as e:
+        raise BadInput(f"the batch file {path} cannot be read: {e.strerror or e}", path=path) from None
+    return parse_bytes(data, path)
+
+
+def read_json_file(path: Path, what: str) -> Any:
+    """A JSON file the user names (--exit-codes, --brief-schema)."""
+    try:
+        return json.loads(read_regular(path).decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise BadInput(f"the {what} {path.as_posix()} cannot be read as JSON: {e}", path=path.as_posix()) from None
+
+
+def _read_payload(path: Path) -> dict[str, Any]:
+    shown = path.as_posix()
+    try:
+        payload = json.loads(read_regular(path).decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        # RecursionError: JSON nested too deep to read; ValueError: a number of more than 4,300 digits (the
+        # seed crashes on both)
+        raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None
+    if not isinstance(payload, dict):
+        raise BadInput(f"{shown} holds no JSON object", path=shown)
+    return payload
+
+
+def has_staged(folder: Path) -> bool:
+    return (folder / HALT_PAYLOAD).exists() or (folder / RESULT_PAYLOAD).exists()
+
+
+def read_staged(folder: Path) -> Staged | Unstaged:
+    """The payload a target's run folder staged: halt.json first, else result-context.json; or why
+    none can be read (the decision refuses with it, unless the target turns out recorded already)."""
+    for name in (HALT_PAYLOAD, RESULT_PAYLOAD):
+        path = folder / name
+        if path.exists():
+            try:
+                return Staged(name, path.as_posix(), _read_payload(path))
+            except BadInput as error:
+                return Unstaged(error.message, str(error.fields.get("path", path.as_posix())))
+    return Unstaged(f"{folder.as_posix()} staged neither {HALT_PAYLOAD} nor {RESULT_PAYLOAD}: stage the payload "
+                    f"the target ended with ({HALT_PAYLOAD} or {RESULT_PAYLOAD}) and record it again",
+                    folder.as_posix())
+
+
+def remove_tree(path: Path) -> None:
+    try:
+        os.rmdir(path)  # an empty folder (a target handed out again) needs no shutil, which imports bz2 and lzma
+    except OSError:
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
+
+
+
+
+
+
+# ─── the log ────────────────────────────────────────────────────────────────
+
+
+def open_log(run_dir: Path, store: stores.Store | None = None) -> EventLog:
+    """The batch's log (`<run dir>/events.jsonl`, or in `store`; None: as BATCHLOG_STORE says), with snapshots
+    (`events.jsonl.snap/`, written once a batch is long)."""
+    return stores.open_log(store if store is not None else stores.chosen(), run_dir, REGISTRY, on_wait=_say,
+                           on_note=_say)
+
+
+def open_log_at(path: Path) -> EventLog:
+    """A quick batch's log under another name (the copy archived beside its summary), read-only use."""
+    return stores.open_archive(path, REGISTRY, on_wait=_say)
+
+
+def refuse_foreign_log(log: EventLog) -> None:
+    """WrongLog when the log's first event is not a quick batch's (e.g. a tuning's log)."""
+    kind = _first_type(log)
+    if kind is not None and not kind.startswith(TYPE_PREFIX):
+        raise WrongLog(f"{stores.shown(log)} is not a quick batch's log (its first event is {kind}): give "
+                       "`batchlog quick-batch` the run folder of a quick batch, or use the command of that log's loop",
+                       path=stores.shown(log), type=kind)
+
+
+def _first_type(log: EventLog) -> str | None:
+    """The type of the log's first event, read with a scan (None: no event that can be read; the engine names
+    a damaged or newer log). A first event of a type this loop does not know is read again with every type
+    batchlog knows, to name it."""
+    first = log.scan(at=1, decode=False)
+    for event in first:
+        return event.type
+    if not any(problem.seq == 1 for problem in first.newer):
+        return None
+    from batchlog.projections.catalog import all_types
+
+    return next((event.type for event in stores.read_with(log, all_types()).scan(at=1, decode=False)), None)
+
+
+def require_log(log: EventLog, run_dir: Path) -> None:
+    """Refused when the run folder holds no batch log (start first, or import a seed batch)."""
+    if log.exists():
+        refuse_foreign_log(log)
+        return
+    if run_dir.exists() and not run_dir.is_dir():
+        # As the seed, which reads its state file in the run folder (the message names the file).
+        error = NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(run_dir / LOG_NAME))
+        raise BadInput(f"the batch in {run_dir.as_posix()} cannot be read: {error}")
+    if (run_dir / SEED_BATCH_FILE).is_file():
+        raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
+                      f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")
+    raise Refused(f"no batch in {run_dir.as_posix()}: run start first")

@@ -1,0 +1,75 @@
+"""`batchlog quick-batch status` and `import`: the batch's progress, and a seed batch.jsonl taken over."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from batchlog.cli.quick_batch import files as io
+from batchlog.cli.at_option import require_within_log
+from batchlog.cli.store import Store, shown
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.quick_batch import decide, progress
+from batchlog.projections.quick_batch.evolve import projection
+from batchlog.projections.quick_batch.state import Batch
+
+
+def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | None = None) -> str:
+    log = io.open_log(run_dir, store)
+    archived = _archived(run_dir)
+    if archived is not None:
+        log = io.open_log_at(archived[1])
+    else:
+        io.require_log(log, run_dir)
+    replayed = log.replay(projection(), at=at)
+    require_within_log(at, replayed.position.seq, shown(log))
+    state = replayed.state
+    decide.require_batch(state, run_dir.as_posix())
+    data = progress.progress(state, run_dir.as_posix())
+    if archived is not None:
+        data["archived"] = {"summary": archived[0].as_posix(), "archive": archived[1].as_posix()}
+    return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)
+
+
+def _archived(run_dir: Path) -> tuple[Path, Path] | None:
+    """(summary, archived log) of a batch summarized clean, its run folder removed; None otherwise."""
+    from batchlog.cli.quick_batch.effects import archive_note
+
+    if run_dir.exists():
+        return None
+    try:
+        note = json.loads(archive_note(run_dir).read_text(encoding="utf-8"))
+        summary, archive = (Path(os.path.normpath(run_dir.parent / note[key])) for key in ("summary", "archive"))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return (summary, archive) if archive.is_file() else None
+
+
+def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, Any]:
+    """Write the log a seed batch.jsonl implies (torn and bad lines skipped, as the seed reads it)."""
+    from batchlog.projections.quick_batch.seed_import import events_of_seed_lines  # only `import` reads seed lines
+
+    source = run_dir / io.SEED_BATCH_FILE
+    try:
+        data = source.read_bytes()
+    except OSError as e:
+        raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.strerror or e}") from None
+    events = events_of_seed_lines(data, run_dir.as_posix())
+    log = io.open_log(run_dir, store)
+    taken = Refused(f"{shown(log)} already exists: this batch was imported or started with batchlog; "
+                    "go on with `batchlog quick-batch next`", path=shown(log))
+    if log.exists():
+        raise taken
+
+    def write_all(state: Batch) -> list[Any]:
+        if state.started is not None:
+            raise taken
+        return events
+
+    appended = log.append(projection(), write_all)
+    state = appended.state
+    return {"status": "imported", "run_dir": run_dir.as_posix(), "log": shown(log),
+            "events": len(appended.events), "targets_total": len(state.started.targets),
+            "recorded": len(state.results), "summarized": state.summary is not None}

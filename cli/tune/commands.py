@@ -1,0 +1,487 @@
+"""`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl (or in --store).
+
+Each command parses, makes one decision (through `EventLog.append`, under the
+lock) or asks one view, and renders. Files are read and written in cli/tune/files.py;
+the read-only views status, next and the next-batch preview are in cli/tune/views.py
+(the fast path of cli/fast_views.py calls them without typer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import attrs
+import typer
+
+from batchlog.cli.options import At, Json, LogName, Store as StoreOption
+from batchlog.cli.store import Store, chosen, shown
+from batchlog.engine import EventLog
+from batchlog.engine.own_types import NAMES as ENGINE_TYPES
+from batchlog.cli.tune.files import (
+    check_batch_files,
+    path_from,
+    read_dataset_and_name,
+    read_zen_folder,
+    run_cases_path,
+    write_batch_files,
+    write_text,
+)
+from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, tune_log, tuning_state
+from batchlog.cli.tune.views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.decide.loop import (
+    AddDifficult,
+    BuildBatch,
+    FixDifficult,
+    GradeRun,
+    InitTuning,
+    KeepMemory,
+    RecordChange,
+    RecordUsage,
+    RegradeRun,
+    StartFinal,
+    StartRun,
+)
+from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.batch_mjs.inputs import cases_plan, plan_of
+from batchlog.projections.tune.state import TuneState
+from batchlog.projections.tune.views.status import difficult_rows
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
+run_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+difficult_app = typer.Typer(add_completion=False, rich_markup_mode=None, invoke_without_command=True)
+memory_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app.add_typer(run_app, name="run", help="start a run of a batch (or the final check), grade a run")
+app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
+app.add_typer(memory_app, name="memory", help="the last good memory")
+
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
+                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
+
+
+def _not_a_placeholder(option: str):
+    """A typer callback: a placeholder of a printed template (VERDICT, DATASET, FILE) pasted unchanged is a usage
+    error (exit 2) that names the choices, before anything is read or recorded."""
+    from batchlog.projections.tune.views.status import placeholder_refusal
+
+    def check(value: object) -> object:
+        refusal = placeholder_refusal(option, str(value)) if value is not None else None
+        if refusal is not None and not (option != "--verdict" and Path(str(value)).exists()):
+            raise typer.BadParameter(refusal, param_hint=option)
+        return value
+
+    return check
+
+
+@contextmanager
+def _written_after(recorded: str) -> Iterator[None]:
+    """A file that cannot be written after its event was appended: say so, and that a repeat writes it."""
+    try:
+        yield
+    except BadInput as error:
+        raise BadInput(f"{recorded}, but {error.message}: fix that and run the same command again to write its "
+                       "files (nothing more is recorded)", **error.fields) from None
+
+
+def _a_count(option: str):
+    """A typer callback for a count that a printed template holds as a placeholder (NODES): the placeholder pasted
+    unchanged is a usage error naming what to give, as is anything but a whole number."""
+    from batchlog.projections.tune.views.status import placeholder_refusal
+
+    def check(value: str) -> str:
+        refusal = placeholder_refusal(option, value)
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint=option)
+        digits = value.removeprefix("-")  # a negative count is the decision's to refuse, as for every count
+        if not (digits.isascii() and digits.isdigit()) or int(value) > LARGEST:
+            raise typer.BadParameter(f"{value!r} is not a whole number (at most {LARGEST})", param_hint=option)
+        return value
+
+    return check
+
+
+@app.command("init")
+def init_command(
+    dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")",
+                                          callback=_not_a_placeholder("--dataset"))],
+    limit: Annotated[int | None, typer.Option("--limit", max=LARGEST, metavar="N",
+                                              help="use the first N of the selection")] = None,
+    min_batch: Annotated[int, typer.Option("--min-batch", max=LARGEST,
+                                           help="new cases in batch 1, the smoke test")] = 3,
+    max_batch: Annotated[int, typer.Option("--max-batch", max=LARGEST,
+                                           help="the most new cases a batch grows to")] = 10,
+    recheck: Annotated[int, typer.Option("--recheck", max=LARGEST, help="earlier cases re-run in each batch")] = 3,
+    seed: Annotated[int, typer.Option("--seed", max=LARGEST, help="makes the choice of rechecks repeatable")] = 1,
+    max_retries: Annotated[int, typer.Option("--max-retries", max=LARGEST,
+                                             help="batches a difficult case gets")] = 3,
+    concurrency: Annotated[int | None, typer.Option("--concurrency", max=LARGEST, metavar="N",
+                                                    help="default min(max-batch + recheck, 16)")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Start a tuning: read the dataset, record the settings and the selection.
+
+    Example: batchlog tune init --dataset dataset.json --limit 64
+    """
+    cases, name = read_dataset_and_name(dataset)
+    command = InitTuning(path_from(folder, dataset), cases, limit, min_batch, max_batch, recheck, seed,
+                         max_retries, concurrency, name)
+    state = decide_in(folder, command, chosen(store_url, log_name))
+    settings = state.settings
+    assert settings is not None
+    line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
+            f"{settings.min_batch} up to {settings.max_batch}, recheck {settings.recheck}, seed {settings.seed}, "
+            f"maxRetries {settings.max_retries}, concurrency {settings.concurrency}")
+    return emit(as_json, [line], {"settings": attrs.asdict(settings), "cases": len(state.cases),
+                                   "selection": list(state.selection)})
+
+
+@app.command("status")
+def status_command(
+    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
+                                             help="the next size as -m would set it (as batch.mjs -m)")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    at: At = None,
+    as_json: Json = False,
+) -> int:
+    """The progress batch.mjs prints: selection, used, batches, next size and why, difficult, ahead.
+
+    Example: batchlog tune status --at 12
+    """
+    return status_view(folder, at, as_json, size, chosen(store_url, log_name))
+
+
+@app.command("next-batch")
+def next_batch_command(
+    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
+                                             help="new cases, over the growth rule")] = None,
+    recheck: Annotated[int | None, typer.Option("-r", min=0, max=LARGEST, metavar="COUNT",
+                                                help="recheck cases")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=LARGEST, metavar="N",
+                                             help="seed of the rechecks")] = None,
+    out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json",
+                                            callback=_not_a_placeholder("-o"))] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    at: At = None,
+    as_json: Json = False,
+) -> int:
+    """The next batch by batch.mjs's rules: a preview on stdout, or with -o recorded and written.
+
+    Example: batchlog tune next-batch -o finetune/runs/batch01-nomem-run1/cases.json
+    """
+    if out is not None and at is not None:
+        raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
+                                 param_hint="--at")
+    store = chosen(store_url, log_name)
+    if out is None:
+        return next_batch_view(folder, at, as_json, size, recheck, seed, store)
+    check_batch_files(out, store.file(folder))
+    state = decide_in(folder, BuildBatch(size, recheck, seed), store)
+    assert state.last_batch is not None
+    plan = plan_of(state, state.last_batch)
+    # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
+    with _written_after(f"batch {plan.number} is recorded"):
+        write_batch_files(out, rules.cases_json(plan), rules.plan_json(plan))
+    return show_batch(plan, out, as_json, bool(state.difficult))
+
+
+@run_app.command("start")
+def run_start_command(
+    batch: Annotated[int | None, typer.Option("--batch", max=LARGEST, metavar="N", help="the batch to run")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
+    final: Annotated[bool, typer.Option("--final", help="the final check: the whole selection at once")] = False,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Create the next run of a half (or of the final check), write its runs/<name>/cases.json, print its name.
+
+    Example: batchlog tune run start --batch 3 --kind mem
+    """
+    if final == (batch is not None or kind is not None) or (not final and (batch is None or kind is None)):
+        raise typer.BadParameter("give --batch N --kind nomem|mem, or --final alone")
+    command = StartFinal() if final else StartRun(batch or 0, kind or "")
+    state = decide_in(folder, command, chosen(store_url, log_name))
+    run = state.last_run
+    assert run is not None
+    path = run_cases_path(folder, run.name)
+    with _written_after(f"run {run.name} is recorded"):
+        write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
+    return emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
+
+
+@run_app.command("grade")
+def run_grade_command(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
+                                         callback=_not_a_placeholder("--verdict"))],
+    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
+                                                    help="memories saved that it already had")] = None,
+    findings: Annotated[str | None, typer.Option("--findings", metavar="FILE", help="the run's findings.md")] = None,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Grade a run once: its verdict, the cases it got wrong, its figures.
+
+    Example: batchlog tune run grade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day
+    """
+    if findings is not None and not Path(findings).is_file():
+        raise BadInput(f"findings file {findings} is not a file: give the path of the run's findings.md",
+                       file=findings)
+    command = GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings, note)
+    state = decide_in(folder, command, chosen(store_url, log_name))
+    graded = state.run_named(run)
+    assert graded is not None
+    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
+    return emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
+                 {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
+
+
+@run_app.command("regrade")
+def run_regrade_command(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="a graded run, e.g. batch03-nomem-run1")],
+    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
+                                         callback=_not_a_placeholder("--verdict"))],
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="why the first grade was wrong")],
+    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
+    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
+    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
+    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
+                                                    help="memories saved that it already had")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Correct a grade given by mistake, while nothing was decided on it (the original stays in the log).
+
+    Example: batchlog tune run regrade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day --reason "missed the second mail"
+    """
+    command = RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice)
+    state = decide_in(folder, command, chosen(store_url, log_name))
+    graded = state.run_named(run)
+    correction = next(c for c in reversed(state.corrections) if c.run == run)
+    assert graded is not None
+    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
+    return emit(as_json, [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"],
+                {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
+                 "was": correction.was, "seq": correction.seq})
+
+
+@difficult_app.callback()
+def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: StoreOption = None,
+                      log_name: LogName = None, at: At = None, as_json: Json = False) -> int:
+    """The difficult list: case, why, status (open / fixed / stuck), retries, notes.
+
+    Example: batchlog tune difficult --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return 0
+    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
+
+
+@difficult_app.command("list")
+def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                           at: At = None, as_json: Json = False) -> int:
+    """The difficult list (same as `batchlog tune difficult`).
+
+    Example: batchlog tune difficult list --at 40
+    """
+    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
+
+
+def _list_difficult(folder: Path, store: Store, at: int | None, as_json: bool) -> int:
+    rows = difficult_rows(tuning_state(folder, at, usage=False, store=store))
+    lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
+             + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
+             for row in rows] or ["no difficult case"]
+    return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows]})
+
+
+@difficult_app.command("add")
+def difficult_add_command(
+    case: Annotated[str, typer.Argument(metavar="CASE")],
+    reasons: Annotated[list[str], typer.Option("--reason", metavar="R",
+                                               help="wrong, regressed, flaky, memory or costly")],
+    run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run it went wrong in")],
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Put a case on the difficult list.
+
+    Example: batchlog tune difficult add planning-organize-day --reason wrong --run batch02-nomem-run1
+    """
+    state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note), chosen(store_url, log_name))
+    entry = state.difficult_entry(case)
+    assert entry is not None
+    return emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
+                 {"case": case, "reasons": list(entry.reasons), "added": entry.added})
+
+
+@difficult_app.command("fix")
+def difficult_fix_command(
+    case: Annotated[str, typer.Argument(metavar="CASE")],
+    run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run that got it right")],
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Mark a difficult case fixed in a later run.
+
+    Example: batchlog tune difficult fix billing-refund-late --run batch03-nomem-run2 --note "named the file"
+    """
+    state = decide_in(folder, FixDifficult(case, run, note), chosen(store_url, log_name))
+    entry = state.difficult_entry(case)
+    assert entry is not None
+    return emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
+
+
+@app.command("change")
+def change_command(
+    run: Annotated[str, typer.Argument(metavar="RUN")],
+    file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed")],
+    summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words")],
+    lines: Annotated[int | None, typer.Option("--lines", max=LARGEST, metavar="N", help="lines changed")] = None,
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Record what a run's fix changed.
+
+    Example: batchlog tune change batch01-nomem-run1 --file agents/prompts/planner.md --summary "rule 1" --lines 6
+    """
+    decide_in(folder, RecordChange(run, file, summary, lines), chosen(store_url, log_name))
+    counted = f" ({lines} lines)" if lines is not None else ""
+    return emit(as_json, [f"{run}: {file}{counted}: {summary}"],
+                 {"run": run, "file": file, "summary": summary, "lines": lines})
+
+
+@memory_app.command("keep")
+def memory_keep_command(
+    batch: Annotated[int, typer.Option("--batch", max=LARGEST, metavar="N")],
+    nodes: Annotated[str, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory (a whole number)",
+                                       callback=_a_count("--nodes"))],
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Make a batch's memory the last good memory (after its with-memory half passed).
+
+    Example: batchlog tune memory keep --batch 2 --nodes 41
+    """
+    state = decide_in(folder, KeepMemory(batch, int(nodes)), chosen(store_url, log_name))
+    kept = state.last_good_memory
+    assert kept is not None
+    return emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
+                 {"batch": kept.batch, "nodes": kept.nodes})
+
+
+@app.command("usage")
+def usage_command(
+    run: Annotated[str, typer.Argument(metavar="RUN")],
+    model: Annotated[str, typer.Option("--model", metavar="M")],
+    calls: Annotated[int, typer.Option("--calls", max=LARGEST, metavar="N")],
+    input_tokens: Annotated[int, typer.Option("--input-tokens", max=LARGEST, metavar="N")],
+    output_tokens: Annotated[int, typer.Option("--output-tokens", max=LARGEST, metavar="N")],
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Record a run's model usage: running totals for one model (a later report replaces an earlier one).
+
+    Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
+    """
+    decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens), chosen(store_url, log_name))
+    return emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
+                 {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
+                  "output_tokens": output_tokens})
+
+
+@app.command("next")
+def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                 at: At = None, as_json: Json = False) -> int:
+    """The one next step of the loop, in words, and the exact command to run.
+
+    Example: batchlog tune next --dir finetune
+    """
+    return next_view(folder, at, as_json, chosen(store_url, log_name))
+
+
+@app.command("import")
+def import_command(
+    source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    as_json: Json = False,
+) -> int:
+    """Write the log a zen-finetune folder's history implies into FOLDER/events.jsonl (or into --store).
+
+    Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
+    """
+    from batchlog.projections.tune.zen_import import import_events, into_an_empty_log  # only this command needs them
+
+    store = chosen(store_url, log_name)
+    log = tune_log(source, store)
+    if _holds_events(source, log, store):
+        return _import_repeated(source, log, store, as_json)
+    events = import_events(read_zen_folder(source))
+    try:
+        appended = log.append(TUNE, into_an_empty_log(events, shown(log)))
+    except Refused:  # written meanwhile: by the same import (then this one is its repeat), or refused
+        return _import_repeated(source, log, store, as_json)
+    return _imported(source, log, len(appended.events), appended.state, as_json)
+
+
+def _holds_events(source: Path, log: EventLog, store: Store) -> bool:
+    """The log holds an acknowledged event (a tuning's or another loop's). Decided on the events, not on the file:
+    a log left by a killed import (a torn line, an unfinished command) holds none, and the import goes ahead."""
+    state = tuning_state(source, store=store) if log.exists() else None
+    return state is not None and (state.started or state.foreign is not None)
+
+
+def _import_repeated(source: Path, log: EventLog, store: Store, as_json: bool) -> int:
+    """The same import again after its events were all appended (it may have been killed before it said so):
+    nothing to do, the same answer. Anything else on the log is refused."""
+    from batchlog.projections.tune.zen_import import already_imported, import_events  # only this command needs them
+
+    refusal = Refused(f"{shown(log)} holds events already: this folder has a log; use --dir {source} with the "
+                      "other commands", file=shown(log))
+    try:
+        events = import_events(read_zen_folder(source))
+    except (BadInput, Refused):
+        raise refusal from None
+    if not already_imported(events, [event.data for event in log.scan() if event.type not in ENGINE_TYPES]):
+        raise refusal
+    return _imported(source, log, len(events), tuning_state(source, store=store), as_json)
+
+
+def _imported(source: Path, log: EventLog, count: int, state: TuneState, as_json: bool) -> int:
+    return emit(as_json, [f"imported {source}: {count} events, {len(state.batches)} batches, "
+                          f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {shown(log)}"],
+                {"events": count, "batches": len(state.batches), "runs": len(state.runs), "log": shown(log)})

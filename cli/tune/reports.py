@@ -1,0 +1,216 @@
+"""`batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
+
+`register(app)` adds them to the `tune` group (cli/app.py calls it for every `tune` command). Each command
+reads the log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the
+audit live in projections/, imported by the command that uses them (the other tune commands do not pay for
+them).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import orjson
+import typer
+
+from batchlog.cli.options import At, Json, LogName, Store
+from batchlog.cli.store import chosen, shown, verify_log
+from batchlog.cli.tune.files import check_writable, write_text
+from batchlog.cli.tune.commands import Dir
+from batchlog.cli.tune.log import DEFAULT_DIR, tune_log, tuning_state
+from batchlog.projections.catalog import all_types
+from batchlog.projections.errors import BadInput
+from batchlog.projections.tune.decide.refusals import require_tuning
+from batchlog.projections.tune.evolve import TUNE
+
+if TYPE_CHECKING:
+    from batchlog.projections.tune.views.audit import Audit
+    from batchlog.projections.tune.state import TuneState
+
+File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
+Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
+RUN_FILES = ("findings.md", "changes.md")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the report commands to the `tune` group."""
+    app.command("readme")(readme_command)
+    app.command("usage-report")(usage_report_command)
+    app.command("audit")(audit_command)
+
+
+def _title(state: TuneState, folder: Path) -> str:
+    """The dataset's `name`, else the name of the folder that holds the tuning's folder (the project's)."""
+    if state.settings is not None and state.settings.name:
+        return state.settings.name
+    return folder.absolute().resolve().parent.name or "the tuning"
+
+
+def _places(folder: Path, path: Path) -> tuple[str, str]:
+    """How the README at `path` names the tuning's folder: as a link prefix from the README's own folder
+    ("" when beside it), and as `--dir` in commands run from the folder that holds it (its own name)."""
+    import os
+
+    tuning = folder.absolute().resolve()
+    base = Path(os.path.relpath(tuning, path.absolute().resolve().parent)).as_posix()
+    return ("" if base == "." else base + "/"), tuning.name
+
+
+def _run_files(folder: Path) -> frozenset[str]:
+    """The run files links may point at: runs/<run>/findings.md and changes.md that exist."""
+    runs = folder / "runs"
+    if not runs.is_dir():
+        return frozenset()
+    return frozenset(f"runs/{entry.name}/{name}" for entry in runs.iterdir() if entry.is_dir()
+                     for name in RUN_FILES if (entry / name).is_file())
+
+
+def _read(path: Path) -> str:
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder: give --file the path of a markdown file", file=str(path))
+    if not path.exists():
+        return ""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}): save it as UTF-8", file=str(path)) from None
+    except OSError as exc:
+        raise BadInput(f"{path} cannot be read ({exc.strerror or exc})", file=str(path)) from None
+
+
+def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
+                    as_json: dict[str, object] | None = None) -> int:
+    """Print, check against, or write `new`; the exit code. `as_json`: the fields to print as one JSON object
+    instead of the words (the text itself is a field, `text`, with --stdout)."""
+    if as_json is not None:
+        fresh = old == new
+        written = not (check or stdout or fresh)
+        if written:
+            write_text(path, new)
+        body = {"file": str(path), "up_to_date": fresh, "written": written, **as_json}
+        if stdout:
+            body["text"] = new
+        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+        return 1 if check and not fresh else 0
+    if stdout:
+        sys.stdout.write(new)
+        return 0
+    if check:
+        if old == new:
+            return 0
+        import difflib
+
+        diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                    fromfile=f"{path} (on disk)", tofile=f"{path} (from the log)")
+        sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
+        sys.stderr.write(f"{path} is stale: run the same command without --check to rewrite it\n")
+        return 1
+    if old == new:
+        print(f"{path}: up to date")
+        return 0
+    write_text(path, new)
+    print(f"{path}: written")
+    return 0
+
+
+def readme_command(
+    folder: Dir = DEFAULT_DIR,
+    store_url: Store = None,
+    log_name: LogName = None,
+    file: File = None,
+    at: At = None,
+    check: Check = False,
+    stdout: Annotated[bool, typer.Option("--stdout", help="print the README instead of writing it")] = False,
+    as_json: Json = False,
+) -> int:
+    """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
+    between their batchlog markers; a file without markers gets the whole layout once. --json: one object
+    (file, up_to_date, written, sections by name; text with --stdout).
+
+    Example: batchlog tune readme --dir fixtures/tune-finished --stdout
+    """
+    from batchlog.projections.tune.views.readme.document import readme, sections
+
+    path = file if file is not None else folder / "README.md"
+    store = chosen(store_url, log_name)
+    if not (check or stdout):
+        check_writable(path, store.file(folder))
+    state = tuning_state(folder, at, store=store)
+    old = _read(path)
+    base, name = _places(folder, path)
+    files = _run_files(folder)
+    new = readme(old, state, folder=name, files=files, title=_title(state, folder), base=base)
+    if not new.endswith("\n"):
+        new += "\n"
+    shown = {"sections": sections(state, folder=name, files=files, base=base)} if as_json else None
+    return _write_or_check(path, old, new, check, stdout, shown)
+
+
+def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
+                         file: File = None, at: At = None, check: Check = False, as_json: Json = False) -> int:
+    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals. --json: one object
+    (file, up_to_date, written, and the figures: total, by_model, by_batch, by_run, runs_without_usage).
+
+    Example: batchlog tune usage-report --dir fixtures/tune-finished --check
+    """
+    from batchlog.projections.tune.views.usage import usage_figures, usage_markdown
+
+    path = file if file is not None else folder / "USAGE.md"
+    store = chosen(store_url, log_name)
+    if not check:
+        check_writable(path, store.file(folder))
+    state = tuning_state(folder, at, store=store)
+    new = usage_markdown(state, _title(state, folder))
+    shown = usage_figures(state) if as_json else None
+    return _write_or_check(path, _read(path), new, check, stdout=False, as_json=shown)
+
+
+def audit_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
+                  as_json: Json = False) -> int:
+    """Replay the tuning's log and check what a finished tuning promises, with the evidence (seq numbers).
+    Exit 0 every check holds, 1 a check fails, 3 the log cannot be trusted.
+
+    Example: batchlog tune audit --dir fixtures/tune-finished
+    """
+    from batchlog.projections.tune.views.audit import LogReport, audit
+
+    log = tune_log(folder, chosen(store_url, log_name))
+    if not log.exists():
+        raise BadInput(f"no tuning log at {shown(log)}: give --dir the tuning's folder", path=shown(log))
+    report = verify_log(log, all_types())
+    summary = f"{report.path}: {report.lines} line(s), {report.events} event(s), last seq {report.last_seq}"
+    problems = tuple(problem.message for problem in report.problems)
+    if not report.trusted:
+        return _print_untrusted(summary, problems, as_json)
+    require_tuning(log.replay(TUNE).state)
+    result = audit(log.scan(), LogReport(True, summary + ": trusted"))
+    _print_audit(shown(log), result, as_json)
+    return 0 if result.holds else 1
+
+
+def _print_untrusted(summary: str, problems: tuple[str, ...], as_json: bool) -> int:
+    if as_json:
+        body = {"holds": False, "trusted": False, "summary": summary, "problems": list(problems)}
+        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+    else:
+        print(f"{summary}: NOT trusted, nothing else can be checked")
+        for problem in problems:
+            print(f"  ✘ {problem}")
+    return 3
+
+
+def _print_audit(path: str, result: Audit, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(orjson.dumps({"trusted": True, **result.as_dict()}).decode() + "\n")
+        return
+    failed = sum(1 for check in result.checks if not check.holds)
+    print(f"audit of {path}: " + ("every check holds" if not failed else f"{failed} check(s) FAIL"))
+    for check in result.checks:
+        print(f"  {'✔' if check.holds else '✘'} {check.name}: {check.promise}")
+        for line in check.evidence:
+            print(f"      {line}")
+    print("timeline")
+    for line in result.timeline.lines():
+        print(f"  {line}")

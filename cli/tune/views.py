@@ -1,0 +1,72 @@
+"""The bodies of the read-only tuning views `tune status`, `tune next` and the `tune next-batch` preview.
+
+Plain functions, no typer: the typer commands in cli/tune/commands.py call them, and so does the fast path
+(cli/fast_views.py) that runs them without building the typer app. Each reads the log, asks one view,
+renders, and returns the exit code; errors are raised for the caller to report.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from batchlog.cli.store import Store
+from batchlog.cli.tune.log import tuning_state
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.decide.refusals import require_tuning, require_unfinished
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.views.status import Place, next_step, progress, progress_figures
+
+# The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
+# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
+LARGEST = 2**53 - 1
+
+
+def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
+    """The lines on stdout, or `data` as one JSON object with --json; exit 0."""
+    if as_json:
+        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+    else:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, store: Store | None = None) -> int:
+    """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
+    state = tuning_state(folder, at, usage=False, store=store)
+    if as_json:
+        return emit(True, [], progress_figures(state, size))
+    return emit(False, progress(state, size), {})
+
+
+def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
+    """`tune next`: the one next step, in words, and the exact command to run."""
+    place = Place(str(folder), store.options if store is not None else ())
+    step = next_step(tuning_state(folder, at, usage=False, store=store), place)
+    return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
+
+
+def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,
+                    seed: int | None, store: Store | None = None) -> int:
+    """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
+    state = tuning_state(folder, at, usage=False, store=store)
+    require_tuning(state)
+    require_unfinished(state, "there is no batch left to build")
+    plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
+    return show_batch(plan, None, as_json, bool(state.difficult))
+
+
+def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_difficult: bool) -> int:
+    """A batch as next-batch shows it: the cases JSON on stdout when previewed (`out` None; with --json, the
+    batch's figures instead), and batch.mjs's summary lines on stderr."""
+    if as_json:
+        emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
+                        "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
+                        "recorded": out is not None, "out": out})
+    elif out is None:
+        sys.stdout.write(rules.cases_json(plan))
+    sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))
+    return 0

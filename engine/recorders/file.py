@@ -1,0 +1,190 @@
+"""The file recorder: a log kept as one JSONL file (the embedded default).
+
+The lock is the file's own (engine/recorders/file_lock.py); an append cuts away an unfinished command (engine/recorders/pending.py),
+truncates a torn tail, writes its lines in one `write`, fsyncs, and puts the file back on failure. The only
+module that writes a log file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from stat import S_ISDIR, S_ISREG
+from typing import Any
+
+from batchlog.engine.chain import line_hash
+from batchlog.engine.crash_hook import crash_mid_write, crash_point
+from batchlog.engine.recorders.pending import (
+    BINARY,
+    Marker,
+    check_marker_belongs,
+    cut_unfinished_command,
+    fsync_folder,
+    marker_path,
+    put_back,
+    remove_quietly,
+    write_marker,
+)
+from batchlog.engine.errors import NotALog, WriteFailed
+from batchlog.engine.lines import LineReader, read_at
+from batchlog.engine.recorders.file_lock import Held, NoFolder, exclusive
+from batchlog.engine.recorders.protocols import OnWait
+from batchlog.engine.scan import Position
+
+
+def _signature(stat: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file's bytes do: any write moves mtime and ctime, any replacement the inode."""
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
+def readable_log(path: Path) -> bool:
+    """Whether a log is at `path` yet (False: none); NotALog when the path cannot be one (a folder, a FIFO, a
+    device, a socket, unreadable), before a byte of it is read."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise NotALog(f"{path} cannot be read: {exc.strerror or exc}", path=str(path)) from None
+    if S_ISDIR(mode):
+        raise NotALog(f"{path} is a folder, not a log file: name the events.jsonl inside it", path=str(path))
+    if not S_ISREG(mode):
+        raise NotALog(f"{path} is not a regular file (a FIFO, a device or a socket): a log is a regular file; "
+                      "name the events.jsonl of a tuning or a batch", path=str(path))
+    if not os.access(path, os.R_OK):
+        raise NotALog(f"{path} cannot be read: check its permissions", path=str(path))
+    return True
+
+
+def remove_made_folders(log_path: Path, made: list[Path]) -> None:
+    """After an append that wrote nothing: the folders it created for the log go again (innermost first), so a
+    refused command leaves nothing behind; a folder something else has meanwhile used stays."""
+    if not made or log_path.exists():
+        return
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def make_folder(log_path: Path) -> list[Path]:
+    """Create the log's folder (and its parents) when missing; the folders created, outermost first."""
+    missing = [folder for folder in (log_path.parent, *log_path.parent.parents) if not folder.exists()]
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteFailed(f"cannot create the folder {log_path.parent}: {exc.strerror or exc}",
+                          path=str(log_path)) from None
+    return missing[::-1]
+
+
+def truncate_torn_tail(fd: int, end: int) -> None:
+    """Under the lock, before a write: cut the bytes after the last complete line (`end`). They are a line
+    that was never finished, so never acknowledged; readers skipped them, and the next line must follow a
+    whole one."""
+    os.ftruncate(fd, end)
+
+
+class FileRecorder:
+    """A log kept in the file at `path`."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.address = str(self.path)
+        self.pending_path = marker_path(self.path)
+
+    def exists(self) -> bool:
+        return readable_log(self.path)
+
+    def lines(self, start: Position, limit: int | None) -> LineReader:
+        return LineReader(self.path, start.offset, limit=limit)
+
+    def unfinished(self) -> Marker:
+        return check_marker_belongs(self.path, self.pending_path)
+
+    @contextmanager
+    def locked(self, on_wait: OnWait) -> Iterator[FileSession]:
+        made: list[Path] = []
+        try:
+            with ExitStack() as stack:
+                try:
+                    held = stack.enter_context(exclusive(self.path, on_wait))
+                except NoFolder:
+                    made = make_folder(self.path)  # no folder yet: make it (it goes again when nothing is written)
+                    held = stack.enter_context(exclusive(self.path, on_wait))
+                yield FileSession(self, held)
+        finally:
+            remove_made_folders(self.path, made)
+
+
+class FileSession:
+    """The file recorder under the lock: the log's descriptor, open read-write, locked."""
+
+    def __init__(self, recorder: FileRecorder, held: Held) -> None:
+        self.recorder = recorder
+        self.path = recorder.path
+        self.held = held
+
+    def cut_unfinished(self) -> Marker:
+        """Cut away the lines of a command whose append died mid-write (only when the marker belongs to this
+        log); what the marker said."""
+        return cut_unfinished_command(self.path, self.recorder.pending_path)
+
+    def lines(self, start: Position, limit: int | None) -> LineReader:
+        return LineReader(self.path, start.offset, limit=limit, fd=self.held.fd)
+
+    def unchanged(self, token: Any, last_line_start: int, end: int, last_hash: str) -> bool:
+        """Same inode, size, mtime and ctime as the last append left, and its last line hashes the same."""
+        fd = self.held.fd
+        try:
+            if _signature(os.fstat(fd)) != token:
+                return False
+            last_line = read_at(fd, last_line_start, end - last_line_start)
+        except OSError:
+            return False
+        return last_line[-1:] == b"\n" and line_hash(last_line[:-1]) == last_hash
+
+    def grown_since(self, token: Any, position: Position) -> bool:
+        return False  # a file changed since is replayed (through its snapshot): its bytes may have been rewritten
+
+    def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, ...]:
+        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
+
+        Returns the file's signature just after the write (see `_signature`)."""
+        path, fd, created = self.path, self.held.fd, self.held.created
+        several = payload.count(b"\n") > 1
+        if several:
+            write_marker(self.recorder.pending_path, end, len(payload), position.hash,
+                         line_hash(payload[: payload.index(b"\n")]))
+        try:
+            if torn:
+                truncate_torn_tail(fd, end)
+            crash_point("append.before_write")
+            crash_mid_write(fd, payload)
+            written = os.write(fd, payload)
+            while written < len(payload):  # a short write: the next write goes on, or says why (EFBIG, ENOSPC)
+                more = os.write(fd, payload[written:])
+                if not more:
+                    raise OSError(28, "No space left on device (short write)")
+                written += more
+            crash_point("append.after_write")
+            os.fsync(fd)
+            crash_point("append.after_fsync")
+            if created:
+                fsync_folder(path.parent)
+            stat = _signature(os.fstat(fd))
+        except OSError as exc:
+            put_back(fd, end)
+            if created:
+                remove_quietly(path)
+            raise WriteFailed(
+                f"cannot append to {path}: {exc.strerror or exc}: nothing was recorded; free space or "
+                "fix the disk, then run the command again",
+                path=str(path), errno=exc.errno,
+            ) from None
+        if several:
+            remove_quietly(self.recorder.pending_path)
+        return stat

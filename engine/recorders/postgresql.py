@@ -1,0 +1,325 @@
+"""The PostgreSQL recorder: many machines, one log. One row per log (the lock anchor and the head), one row
+per line holding its exact bytes as text (never jsonb: it would reorder keys and rewrite numbers, breaking
+ids and the chain), snapshots beside them.
+
+An append is one transaction at READ COMMITTED: the log's row is locked (`SELECT ... FOR UPDATE`, first
+NOWAIT, then announced and waited for, bounded by `lock_timeout`), the lines after the state this process
+has are read (each statement after the lock sees every append committed before it), the decision is
+taken, its lines inserted with seq computed under the lock (no sequence: gapless, in commit order; the
+primary key is a backstop), the head updated, and the transaction committed. Reads stream in seq order
+through a server-side cursor into the same checks as a file's lines.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from batchlog.engine.recorders.pending import Marker
+from batchlog.engine.errors import LockTimeout, LogDamaged, StoreUnavailable, WriteFailed
+from batchlog.engine.recorders.file_lock import LOCK_TIMEOUT_ENV, lock_timeout_s
+from batchlog.engine.recorders.postgresql_schema import connect, driver, first_line
+from batchlog.engine.recorders.protocols import OnWait, StoredLines, split_payload
+from batchlog.engine.scan import Position
+
+FETCH_ROWS = 5000
+COPY_FROM_LINES = 64  # more lines than this (a migration) go in by COPY: one stream instead of one long INSERT
+_cursors = itertools.count(1)
+
+_HEAD = "SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s FOR UPDATE"
+
+# The first `n` lines, each linked to the one before it: their count, bytes, broken links, and the last's hash.
+_CHAIN = """
+WITH kept AS (
+    SELECT seq, line, encode(sha256(convert_to(line, 'UTF8')), 'hex') AS hash
+    FROM batchlog.events WHERE log = %(log)s AND seq BETWEEN 1 AND %(n)s),
+linked AS (SELECT seq, line, hash, lag(hash, 1, %(genesis)s) OVER (ORDER BY seq) AS before FROM kept)
+SELECT count(*), coalesce(sum(octet_length(line) + 1), 0),
+       count(*) FILTER (WHERE right(line, 75) IS DISTINCT FROM ',"prev":"' || before || '"}'),
+       max(hash) FILTER (WHERE seq = %(n)s)
+FROM linked
+"""
+
+
+class PostgresRecorder:
+    """The log `name` in the database `dsn` reaches (`shown`: the address, without its password)."""
+
+    path = None
+
+    def __init__(self, dsn: str, name: str, shown: str) -> None:
+        self.dsn = dsn
+        self.name = name
+        self.address = shown
+        self._connection: Any = None
+        self._in_session = False
+
+    # -- the connection ------------------------------------------------------------------------
+
+    def connection(self) -> Any:
+        if self._connection is None or self._connection.closed:
+            self._connection = connect(self.dsn, self.address)
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _lost(self, exc: BaseException) -> StoreUnavailable:
+        self.close()
+        return StoreUnavailable(f"{self.address} cannot be read: {first_line(exc)}: check the server, then run the "
+                                "command again", address=self.address)
+
+    def query(self, sql: str, params: Any = None, *, rows: bool = False) -> Any:
+        """One statement's first row (all rows with `rows`); a read outside an append ends its transaction."""
+        psycopg2 = driver()
+        conn = self.connection()
+        try:
+            with conn.cursor() as cur:
+                cur.execute(sql, params)
+                found = cur.fetchall() if rows else (cur.fetchone() if cur.description else None)
+            if not self._in_session:
+                conn.commit()
+        except psycopg2.Error as exc:
+            if self._in_session:
+                raise
+            raise self._lost(exc) from None
+        return found
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        found = self.query("SELECT EXISTS (SELECT 1 FROM batchlog.events WHERE log = %s)", (self.name,))
+        return bool(found[0])
+
+    def lines(self, start: Position, limit: int | None) -> StoredLines:
+        return StoredLines(self._rows(start.line), start, limit)
+
+    def _rows(self, after: int) -> Iterator[bytes]:
+        """The lines after line `after`, in order, through a server-side cursor (memory stays flat)."""
+        psycopg2 = driver()
+        conn = self.connection()
+        in_session = self._in_session
+        try:
+            cur = conn.cursor(name=f"batchlog_lines_{next(_cursors)}")
+            cur.itersize = FETCH_ROWS
+            try:
+                cur.execute("SELECT line FROM batchlog.events WHERE log = %s AND seq > %s ORDER BY seq",
+                            (self.name, after))
+                for (line,) in cur:
+                    yield line.encode()
+            finally:
+                if not conn.closed:
+                    try:
+                        cur.close()
+                        if not in_session:
+                            conn.rollback()
+                    except psycopg2.Error:
+                        self.close()
+        except psycopg2.Error as exc:
+            if in_session:
+                raise
+            raise self._lost(exc) from None
+
+    def unfinished(self) -> Marker:
+        return Marker()  # a transaction is committed whole or not at all
+
+    def head(self) -> tuple[int, str, int] | None:
+        """(seq, hash, bytes) of the log's head row; None: no such log."""
+        return self.query("SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s", (self.name,))
+
+    def chain_through(self, line: int) -> tuple[int, str] | None:
+        from batchlog.engine.chain import GENESIS
+
+        count, size, broken, last = self.query(_CHAIN, {"log": self.name, "n": line, "genesis": GENESIS})
+        return (int(size), last) if count == line and broken == 0 and last is not None else None
+
+    # -- snapshots -----------------------------------------------------------------------------
+
+    def load_snapshot(self, projection: str) -> bytes | None:
+        found = self.query("SELECT body FROM batchlog.snapshots WHERE log = %s AND projection = %s",
+                           (self.name, projection))
+        return None if found is None else bytes(found[0])
+
+    def rewrites(self) -> int | None:
+        """How many times a line of the log was changed or removed other than by an append (None: no log)."""
+        found = self.query("SELECT rewrites FROM batchlog.logs WHERE name = %s", (self.name,))
+        return None if found is None else found[0]
+
+    def line_hash_at(self, line: int) -> str | None:
+        from batchlog.engine.chain import line_hash
+
+        found = self.query("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.name, line))
+        return None if found is None else line_hash(found[0].encode())
+
+    def store_snapshot(self, projection: str, body: bytes) -> None:
+        """Keep a snapshot (a cache: one that cannot be stored is simply not kept)."""
+        psycopg2 = driver()
+        try:
+            self.query("INSERT INTO batchlog.logs (name) VALUES (%(log)s) ON CONFLICT DO NOTHING;"
+                       "INSERT INTO batchlog.snapshots (log, projection, body) VALUES (%(log)s, %(p)s, %(b)s) "
+                       "ON CONFLICT (log, projection) DO UPDATE SET body = EXCLUDED.body",
+                       {"log": self.name, "p": projection, "b": psycopg2.Binary(body)})
+        except StoreUnavailable:
+            pass
+
+    def snapshot_names(self) -> list[str]:
+        return [row[0] for row in self.query("SELECT projection FROM batchlog.snapshots WHERE log = %s "
+                                             "ORDER BY projection", (self.name,), rows=True)]
+
+    # -- the lock ------------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, on_wait: OnWait) -> Iterator[PostgresSession]:
+        psycopg2 = driver()
+        conn = self.connection()
+        try:
+            conn.rollback()
+            head = self._lock(conn, on_wait)
+        except psycopg2.Error as exc:
+            raise self._lost(exc) from None
+        self._in_session = True
+        committed = False
+        try:
+            yield PostgresSession(self, conn, head)
+            self._in_session = False
+            try:
+                conn.commit()
+            except psycopg2.Error as exc:
+                self.close()
+                raise WriteFailed(f"cannot append to {self.address}: {first_line(exc)}: the command may or may not "
+                                  "have been recorded; run it again (a repeat appends nothing when it was)",
+                                  path=self.address) from None
+            committed = True
+        except psycopg2.Error as exc:  # from the body: the transaction never committed
+            self.close()
+            raise WriteFailed(f"cannot append to {self.address}: {first_line(exc)}: nothing was recorded; check "
+                              "the server, then run the command again", path=self.address) from None
+        finally:
+            self._in_session = False
+            if not committed and not conn.closed:  # a refusal, or a failure: nothing is kept
+                try:
+                    conn.rollback()
+                except psycopg2.Error:
+                    self.close()
+
+    def _lock(self, conn: Any, on_wait: OnWait) -> tuple[int, str, int]:
+        """Lock the log's row (made first when missing) and return its head: NOWAIT first, then say so and
+        wait, at most BATCHLOG_LOCK_TIMEOUT."""
+        psycopg2 = driver()
+        timeout = lock_timeout_s()
+        bound = f"SET LOCAL lock_timeout = {max(1, int(timeout * 1000))};"
+        with conn.cursor() as cur:
+            try:
+                cur.execute(bound + _HEAD + " NOWAIT", (self.name,))
+                head = cur.fetchone()
+            except psycopg2.errors.LockNotAvailable:
+                conn.rollback()
+                if on_wait is not None:
+                    on_wait(f"waiting for the lock on {self.address}: another batchlog command is appending to it "
+                            f"(giving up after {timeout:g}s)")
+                try:
+                    if timeout <= 0:
+                        raise
+                    cur.execute(bound + _HEAD, (self.name,))
+                    head = cur.fetchone()
+                except psycopg2.errors.LockNotAvailable:
+                    conn.rollback()
+                    raise LockTimeout(f"the lock on {self.address} was held for more than {timeout:g}s by another "
+                                      f"command: retry, or raise {LOCK_TIMEOUT_ENV}", path=self.address) from None
+            if head is None:
+                cur.execute("INSERT INTO batchlog.logs (name) VALUES (%s) ON CONFLICT DO NOTHING;" + _HEAD,
+                            (self.name, self.name))
+                head = cur.fetchone()
+        return head
+
+
+class PostgresSession:
+    """The log's row locked, in the append's transaction."""
+
+    def __init__(self, recorder: PostgresRecorder, conn: Any, head: tuple[int, str, int]) -> None:
+        self.recorder = recorder
+        self.conn = conn
+        self.head = head
+
+    def cut_unfinished(self) -> Marker:
+        return Marker()
+
+    def lines(self, start: Position, limit: int | None) -> StoredLines:
+        return self.recorder.lines(start, limit)
+
+    def unchanged(self, token: Any, last_line_start: int, end: int, last_hash: str) -> bool:
+        return token == (self.head[0], self.head[1], self.head[2]) and self.head[1] == last_hash
+
+    def grown_since(self, token: Any, position: Position) -> bool:
+        """The head moved on from the token's, and the token's last line is still there, unchanged."""
+        from batchlog.engine.chain import line_hash
+
+        if self.head[0] <= token[0]:
+            return False
+        with self.conn.cursor() as cur:
+            cur.execute("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.recorder.name, token[0]))
+            found = cur.fetchone()
+        return found is not None and line_hash(found[0].encode()) == position.hash == token[1]
+
+    def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, str, int]:
+        from batchlog.engine.chain import line_hash
+
+        head_seq, head_hash, length = self.head
+        if (position.line, position.hash, end) != (head_seq, head_hash, length):
+            raise LogDamaged(f"{self.recorder.address}: its head (seq {head_seq}) is not its last line (line "
+                             f"{position.line}): its rows were changed outside batchlog; run `batchlog log verify "
+                             f"{self.recorder.address}`", path=self.recorder.address)
+        lines = split_payload(payload)
+        new_head = (position.line + len(lines), line_hash(lines[-1]), end + len(payload))
+        self.insert(lines, position.line, new_head)
+        self.head = new_head
+        return new_head
+
+    def insert(self, lines: list[bytes], after: int, head: tuple[int, str, int]) -> None:
+        """Insert `lines` as lines `after + 1`... and move the head (seq, hash, bytes) there."""
+        name = self.recorder.name
+        with self.conn.cursor() as cur:
+            if len(lines) > COPY_FROM_LINES:
+                cur.copy_expert("COPY batchlog.events (log, seq, line) FROM STDIN", _copy_rows(name, after, lines))
+                cur.execute("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
+                            "WHERE name = %s", (*head, name))
+                return
+            rows = b",".join(cur.mogrify("(%s,%s,%s)", (name, after + number, line.decode("utf-8")))
+                             for number, line in enumerate(lines, start=1))
+            cur.execute(b"INSERT INTO batchlog.events (log, seq, line) VALUES " + rows + b";"
+                        + cur.mogrify("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
+                                      "WHERE name = %s", (*head, name)))
+
+    # -- salvage: the damaged lines kept as a log of their own, the log cut back ------------------
+
+    def keep_copy(self, name: str) -> None:
+        """Copy every line of the log, as it is, to the new log `name` (the damaged copy a salvage keeps)."""
+        with self.conn.cursor() as cur:
+            cur.execute("INSERT INTO batchlog.logs (name, head_seq, head_hash, byte_length) "
+                        "SELECT %(copy)s, head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %(log)s;"
+                        "INSERT INTO batchlog.events (log, seq, line) "
+                        "SELECT %(copy)s, seq, line FROM batchlog.events WHERE log = %(log)s",
+                        {"copy": name, "log": self.recorder.name})
+
+    def cut_back(self, keep: int, line: bytes, head: tuple[int, str, int]) -> None:
+        """Keep lines 1..`keep`, then `line`; the log's snapshots go (they may rest on dropped lines)."""
+        with self.conn.cursor() as cur:
+            cur.execute("DELETE FROM batchlog.events WHERE log = %(log)s AND seq > %(keep)s;"
+                        "DELETE FROM batchlog.snapshots WHERE log = %(log)s",
+                        {"log": self.recorder.name, "keep": keep})
+        self.insert([line], keep, head)
+        self.head = head
+
+
+def _copy_rows(name: str, after: int, lines: list[bytes]) -> io.BytesIO:
+    """`lines` in COPY's text format: a backslash doubled, and a tab, newline or carriage return (which no JSON
+    line holds raw, but a copy must not depend on it) escaped; a log name is plain, a seq a number."""
+    prefix = name.encode() + b"\t"
+    rows = (prefix + b"%d\t" % (after + number)
+            + line.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+            for number, line in enumerate(lines, start=1))
+    return io.BytesIO(b"\n".join(rows) + b"\n")

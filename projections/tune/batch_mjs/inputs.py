@@ -1,0 +1,58 @@
+"""The tuning's state as batch.mjs's rules read it: `history(state) -> rules.History`. Pure.
+
+The same `History` a zen `finetune/` folder gives batch.mjs: the selection's case
+objects, the dataset's complexity, the settings, every built batch (its cases and
+size), every run with its verdict, and the difficult list (None until the first
+entry, as a folder has no difficult.json until then).
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.state import Batch, TuneState
+
+
+def history(state: TuneState) -> rules.History:
+    settings = state.settings
+    assert settings is not None, "history of a tuning that was never started"
+    bodies = {case.id: case.body for case in state.cases}
+    return rules.History(
+        selection=_objects(bodies, state.selection),
+        complexity={case.id: case.complexity for case in state.cases},
+        settings=rules.Settings(
+            min_batch=settings.min_batch, max_batch=settings.max_batch, recheck=settings.recheck,
+            seed=settings.seed, max_retries=settings.max_retries,
+        ),
+        batches={batch.number: batch.cases for batch in state.batches},
+        sizes={batch.number: batch.size for batch in state.batches},
+        runs=tuple((run.name, run.verdict) for run in state.runs),
+        difficult=tuple(
+            rules.DifficultEntry(id=entry.case, reasons=entry.reasons, added=entry.added, fixed=entry.fixed)
+            for entry in state.difficult
+        ) if state.difficult else None,
+    )
+
+
+def plan_of(state: TuneState, batch: Batch) -> rules.BatchPlan:
+    """A built batch as the plan that built it (case objects from the dataset)."""
+    bodies = {case.id: case.body for case in state.cases}
+    return rules.BatchPlan(
+        number=batch.number, size=batch.size, why=batch.why, kind=batch.kind,
+        new=_objects(bodies, batch.new), recheck=_objects(bodies, batch.recheck),
+        unused_after=batch.unused_after or 0, open_difficult=batch.open_difficult or 0,
+    )
+
+
+def cases_plan(state: TuneState, number: int, ids: tuple[str, ...]) -> rules.BatchPlan:
+    """A plan holding just `ids`, for writing a later run's cases.json (rules.cases_json)."""
+    bodies = {case.id: case.body for case in state.cases}
+    return rules.BatchPlan(number=number, size=len(ids), why="", kind="new",
+                           new=_objects(bodies, ids), recheck=(),
+                           unused_after=0, open_difficult=0)
+
+
+def _objects(bodies: dict[str, str], ids: tuple[str, ...]) -> tuple[dict, ...]:
+    """The case objects of `ids` (an id the dataset lacks, possible only in an imported log, is left out)."""
+    return tuple(orjson.loads(bodies[case_id]) for case_id in ids if case_id in bodies)

@@ -1,0 +1,328 @@
+"""The tuning's decisions: `decide(command, state) -> events`, or `Refused` with what to do instead.
+
+Pure. Every command is idempotent: asked again with the same input once it took
+effect, it returns no event; asked with other input, it is refused. The commands
+about records (difficult list, changes, memory, usage) live in decide_records.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from batchlog.projections.fields import as_tuple
+from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.decide.records import (
+    AddDifficult,
+    FixDifficult,
+    KeepMemory,
+    RecordChange,
+    RecordUsage,
+    add_difficult,
+    fix_difficult,
+    keep_memory,
+    record_change,
+    record_usage,
+)
+from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
+from batchlog.projections.tune.stage import Half, batch_finished, batch_passed, half, run_name
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.decide.refusals import check_count, require_run, require_tuning, wrong_log
+from batchlog.projections.tune.decide.regrade import RegradeRun, check_grade, regrade_run
+from batchlog.projections.tune.batch_mjs.selection import check_cases, selection_order
+from batchlog.projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
+
+__all__ = [
+    "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
+    "RecordUsage", "RegradeRun", "StartFinal", "StartRun", "decide",
+]
+
+MAX_CONCURRENCY = 16
+
+
+@attrs.frozen
+class InitTuning:
+    dataset: str
+    cases: tuple[dict[str, Any], ...] = attrs.field(converter=as_tuple)
+    limit: int | None = None
+    min_batch: int = 3
+    max_batch: int = 10
+    recheck: int = 3
+    seed: int = 1
+    max_retries: int = 3
+    concurrency: int | None = None
+    name: str | None = None
+
+
+@attrs.frozen
+class BuildBatch:
+    """Record the next batch (`-o`), with batch.mjs's overrides: -m size, -r recheck, --seed."""
+
+    size: int | None = None
+    recheck: int | None = None
+    seed: int | None = None
+
+
+@attrs.frozen
+class StartRun:
+    batch: int
+    kind: str
+
+
+@attrs.frozen
+class StartFinal:
+    pass
+
+
+@attrs.frozen
+class GradeRun:
+    run: str
+    verdict: str
+    wrong: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
+    llm_calls: int | None = None
+    tokens: int | None = None
+    saved_twice: int | None = None
+    findings: str | None = None
+    note: str | None = None
+
+
+def decide(command: object, state: TuneState) -> list:
+    """The events `command` adds to `state`: none when it already took effect."""
+    if state.foreign:
+        raise wrong_log(state)
+    match command:
+        case InitTuning():
+            return init_tuning(state, command)
+    require_tuning(state)
+    try:
+        events = _decide_on_a_tuning(command, state)
+    except Refused:
+        _require_not_finished(state, command)  # a closed tuning says so, whatever else it would refuse
+        raise
+    if events:
+        _require_not_finished(state, command)
+    return events
+
+
+def _decide_on_a_tuning(command: object, state: TuneState) -> list:
+    match command:
+        case BuildBatch():
+            return build_batch(state, command)
+        case StartRun():
+            return start_run(state, command)
+        case StartFinal():
+            return start_final(state)
+        case GradeRun():
+            return grade_run(state, command)
+        case RegradeRun():
+            return regrade_run(state, command)
+        case AddDifficult():
+            return add_difficult(state, command)
+        case FixDifficult():
+            return fix_difficult(state, command)
+        case RecordChange():
+            return record_change(state, command)
+        case KeepMemory():
+            return keep_memory(state, command)
+        case RecordUsage():
+            return record_usage(state, command)
+        case _:
+            raise TypeError(f"decide does not know the command {type(command).__name__}")
+
+
+def _require_not_finished(state: TuneState, command: object) -> None:
+    """Once the final check passed the tuning is closed: only the final runs' usage and changes may follow
+    (a repeat that appends nothing is still answered)."""
+    finals = state.runs_of(0, FINAL)
+    if half(finals) is not Half.PASSED:
+        return
+    if isinstance(command, RecordUsage | RecordChange) and command.run.startswith(f"{FINAL}-"):
+        return
+    passed = next(run for run in finals if run.verdict == "PASSED")
+    raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only the final run's usage "
+                  "and changes may still be recorded; check the record with `batchlog tune audit`",
+                  run=passed.name)
+
+
+def init_tuning(state: TuneState, command: InitTuning) -> list:
+    check_cases(command.cases, command.dataset)
+    for name in ("limit", "min_batch", "max_batch", "seed", "max_retries", "concurrency"):
+        value = getattr(command, name)
+        if value is not None and value < 1:
+            raise BadInput(f"--{name.replace('_', '-')} is {value}: it must be at least 1", option=name)
+    check_count("--recheck", command.recheck)
+    max_batch = max(command.min_batch, command.max_batch)
+    started = TuningStarted(
+        dataset=command.dataset, cases=command.cases,
+        selection=selection_order(command.cases, command.limit), limit=command.limit,
+        min_batch=command.min_batch, max_batch=max_batch, recheck=command.recheck, seed=command.seed,
+        max_retries=command.max_retries,
+        concurrency=command.concurrency or min(max_batch + command.recheck, MAX_CONCURRENCY),
+        name=command.name,
+    )
+    if state.settings is None:
+        return [started]
+    if _same_start(state, started):
+        return []
+    raise Refused(f"a tuning was already started here from {state.settings.dataset} with other cases or "
+                  "settings: it cannot be started twice; use another --dir for a new tuning",
+                  dataset=state.settings.dataset)
+
+
+def _same_start(state: TuneState, started: TuningStarted) -> bool:
+    """The same dataset content and settings (the dataset's path may be spelled differently)."""
+    settings = state.settings
+    assert settings is not None
+    ours = (settings.limit, settings.min_batch, settings.max_batch, settings.recheck, settings.seed,
+            settings.max_retries, settings.concurrency)
+    theirs = (started.limit, started.min_batch, started.max_batch, started.recheck, started.seed,
+              started.max_retries, started.concurrency)
+    cases = tuple(case.body for case in state.cases)
+    return ours == theirs and started.selection == state.selection and cases == tuple(
+        _json(body) for body in started.cases)
+
+
+def _json(body: dict) -> str:
+    import orjson
+
+    return orjson.dumps(body).decode()
+
+
+def build_batch(state: TuneState, command: BuildBatch) -> list:
+    """The next batch and its first no-memory run (batch.mjs next -o)."""
+    if _is_repeat_of_last_build(state, command):
+        return []
+    _require_last_run_graded(state, "build the next batch")
+    last = state.last_batch
+    if last is not None and not batch_finished(state, last.number):
+        raise Refused(f"batch {last.number} has neither passed (its with-memory half PASSED) nor been given up "
+                      f"(a half at its limit of runs): finish it first; `batchlog tune next` says how",
+                      batch=last.number)
+    if last is not None:
+        _require_memory_kept(state, last.number)
+    if state.runs_of(0, FINAL):
+        raise Refused("the final check has started: no batch comes after it", run=state.runs_of(0, FINAL)[-1].name)
+    plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
+    ids = lambda cases: tuple(case["id"] for case in cases)  # noqa: E731
+    built = BatchBuilt(
+        number=plan.number, size=plan.size, why=plan.why, kind=plan.kind, new=ids(plan.new),
+        recheck=ids(plan.recheck), unused_after=plan.unused_after, open_difficult=plan.open_difficult,
+        size_override=command.size, recheck_override=command.recheck, seed_override=command.seed,
+    )
+    first = RunStarted(run_name(plan.number, "nomem", 1), plan.number, "nomem", 1, built.new + built.recheck)
+    return [built, first]
+
+
+def _require_memory_kept(state: TuneState, batch: int) -> None:
+    """A batch whose with-memory half passed hands its memory on before anything comes after it."""
+    if batch_passed(state, batch) and not any(kept.batch == batch for kept in state.memories):
+        raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `batchlog tune "
+                      f"memory keep --batch {batch} --nodes NODES` (NODES: the nodes in its memory); when that "
+                      "passes, the batch's memory becomes the last good memory, and the next batch is built",
+                      batch=batch)
+
+
+def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
+    """The last batch was built with these overrides, and its first run is the last one, not yet graded."""
+    last, run = state.last_batch, state.last_run
+    if last is None or run is None or run.graded or run.name != run_name(last.number, "nomem", 1):
+        return False
+    return (last.size_override, last.recheck_override, last.seed_override) == (
+        command.size, command.recheck, command.seed)
+
+
+def _require_last_run_graded(state: TuneState, to: str) -> None:
+    run = state.last_run
+    if run is not None and not run.graded:
+        raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: "
+                      f"`batchlog tune run grade {run.name} --verdict VERDICT` (VERDICT: PASSED, CORRECT, WRONG or VOID)", run=run.name)
+
+
+def start_run(state: TuneState, command: StartRun) -> list:
+    """The next run of one half of the current batch."""
+    if command.kind not in HALVES:
+        raise BadInput(f"--kind {command.kind!r} is not a half: use nomem or mem", kind=command.kind)
+    batch = state.batch_numbered(command.batch)
+    if batch is None:
+        count = len(state.batches)
+        built = ("no batch is built yet" if not count else "batch 1 is the only one built" if count == 1
+                 else f"batches built: 1-{count}")
+        raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `batchlog tune next-batch "
+                       "-o FILE`", batch=command.batch)
+    last = state.last_run
+    if last is not None and not last.graded and (last.batch, last.kind) == (command.batch, command.kind):
+        return []
+    _require_last_run_graded(state, "start another")
+    current = state.last_batch
+    assert current is not None
+    if batch.number != current.number:
+        raise Refused(f"batch {batch.number} is behind: batch {current.number} is the current one", batch=batch.number)
+    nomem, mem = half(state.runs_of(batch.number, "nomem")), half(state.runs_of(batch.number, "mem"))
+    _check_half_order(batch.number, command.kind, nomem, mem)
+    number = len(state.runs_of(batch.number, command.kind)) + 1
+    return [RunStarted(run_name(batch.number, command.kind, number), batch.number, command.kind, number, batch.cases)]
+
+
+def _check_half_order(batch: int, kind: str, nomem: Half, mem: Half) -> None:
+    hint = "; `batchlog tune next` says what comes next"
+    if nomem is Half.GIVEN_UP or mem is Half.GIVEN_UP:
+        raise Refused(f"batch {batch} was given up (a half used its {RUNS_PER_HALF} runs without passing): build "
+                      f"the next batch{hint}", batch=batch)
+    if kind == "nomem" and nomem is Half.PASSED:
+        raise Refused(f"the no-memory half of batch {batch} has passed: run it with memory "
+                      f"(`batchlog tune run start --batch {batch} --kind mem`)", batch=batch)
+    if kind == "mem" and nomem is not Half.PASSED:
+        raise Refused(f"the no-memory half of batch {batch} has not passed yet: a with-memory run comes after a "
+                      f"PASSED no-memory run (`batchlog tune run start --batch {batch} --kind nomem`)", batch=batch)
+    if kind == "mem" and mem is Half.PASSED:
+        raise Refused(f"the with-memory half of batch {batch} has passed: keep its memory and build the next "
+                      f"batch{hint}", batch=batch)
+
+
+def start_final(state: TuneState) -> list:
+    """The next run of the final check: the whole selection at once."""
+    finals = state.runs_of(0, FINAL)
+    last = state.last_run
+    if last is not None and not last.graded and last.kind == FINAL:
+        return []
+    _require_last_run_graded(state, "start the final check")
+    if half(finals) is Half.PASSED:
+        raise Refused("the final check has passed: the tuning is done", run=finals[-1].name)
+    used = state.used
+    unused = [case for case in state.selection if case not in used]
+    if unused:
+        raise Refused(f"{len(unused)} selected case(s) are not in any batch yet (first: {unused[0]}): build the "
+                      "next batch with `batchlog tune next-batch -o FILE` before the final check",
+                      unused=len(unused))
+    opened = rules.open_difficult(history(state))
+    if opened:
+        names = " ".join(entry.id for entry in opened)
+        raise Refused(f"{len(opened)} difficult case(s) are open ({names}): fix them or let the next batches "
+                      "retry them before the final check", open=[entry.id for entry in opened])
+    current = state.last_batch
+    if current is not None and not batch_finished(state, current.number):
+        raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
+                      "before the final check", batch=current.number)
+    if current is not None:
+        _require_memory_kept(state, current.number)
+    number = len(finals) + 1
+    return [RunStarted(run_name(0, FINAL, number), 0, FINAL, number, state.selection)]
+
+
+def grade_run(state: TuneState, command: GradeRun) -> list:
+    run = require_run(state, command.run)
+    wrong = check_grade(run, command.verdict, command.wrong, {
+        "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice})
+    graded = RunGraded(run.name, command.verdict, wrong, command.llm_calls, command.tokens, command.saved_twice,
+                       command.findings, command.note)
+    if not run.graded:
+        return [graded]
+    recorded = RunGraded(run.name, run.verdict, run.wrong, run.llm_calls, run.tokens, run.saved_twice,
+                         run.findings, run.note)
+    if recorded == graded:
+        return []
+    raise Refused(f"run {run.name} is already graded ({run.verdict}) with other values: a run is graded once; "
+                  "a grade given by mistake is corrected with `batchlog tune run regrade "
+                  f"{run.name} --verdict VERDICT --reason TEXT`", run=run.name, verdict=run.verdict)

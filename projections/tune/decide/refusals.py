@@ -1,0 +1,52 @@
+"""Checks shared by the tuning's decisions: each refuses with what was wrong and what to do. Pure."""
+
+from __future__ import annotations
+
+from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.tune.state import FINAL, Run, TuneState
+
+
+def require_tuning(state: TuneState) -> None:
+    """Refuse a log of another loop, or one where no tuning was started."""
+    if state.foreign:
+        raise wrong_log(state)
+    if state.settings is None:
+        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset DATASET` (DATASET: the path of the dataset file)")
+
+
+def require_unfinished(state: TuneState, what: str) -> None:
+    """Refuse, once the final check has passed, what only an unfinished tuning can answer (`what` says it)."""
+    passed = next((run for run in state.runs_of(0, FINAL) if run.verdict == "PASSED"), None)
+    if passed is not None:
+        raise Refused(f"the tuning is finished: the final check passed in {passed.name}; {what}; check the "
+                      "record with `batchlog tune audit`", run=passed.name)
+
+
+def wrong_log(state: TuneState) -> WrongLog:
+    return WrongLog(f"this log is not a tuning's: it holds {state.foreign} events (another loop's); give "
+                    "--dir the tuning's folder", type=state.foreign)
+
+
+def require_run(state: TuneState, name: str) -> Run:
+    run = state.run_named(name)
+    if run is None:
+        known = ", ".join(r.name for r in state.runs[-3:]) or "none yet"
+        raise BadInput(f"no run {name!r} in this tuning (latest: {known}): name a run `batchlog tune next` or "
+                       "`run start` gave", run=name)
+    return run
+
+
+def require_case(state: TuneState, case: str) -> None:
+    if case not in state.selection:
+        raise BadInput(f"no case {case!r} in this tuning's selection: name a case of the dataset that was "
+                       "selected", case=case)
+
+
+def check_count(option: str, value: int | None) -> None:
+    if value is not None and value < 0:
+        raise BadInput(f"{option} is {value}: a count cannot be negative", option=option, value=value)
+
+
+def check_text(option: str, value: str) -> None:
+    if not value.strip():
+        raise BadInput(f"{option} is empty: give it a value", option=option)

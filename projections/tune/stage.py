@@ -1,0 +1,110 @@
+"""Where each half of a batch stands, and where the loop stands now: the facts decide, next_step and the
+README all read. Pure."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
+
+
+class Half(enum.Enum):
+    """Where one half of a batch (or the final check) stands."""
+
+    NOT_STARTED = "not started"
+    RUNNING = "running"  # its last run waits to be graded
+    PASSED = "passed"
+    AGAIN = "again"  # graded, not passed, room for another run
+    GIVEN_UP = "given up"  # RUNS_PER_HALF runs that count, none passed
+
+
+def half(runs: tuple[Run, ...]) -> Half:
+    """The standing of a half from its runs, in order."""
+    if not runs:
+        return Half.NOT_STARTED
+    if any(run.verdict == "PASSED" for run in runs):
+        return Half.PASSED
+    if not runs[-1].graded:
+        return Half.RUNNING
+    if counting(runs) >= RUNS_PER_HALF:
+        return Half.GIVEN_UP
+    return Half.AGAIN
+
+
+def counting(runs: tuple[Run, ...]) -> int:
+    """How many of the runs count toward the half's limit (every run but a VOID one)."""
+    return sum(1 for run in runs if run.counts)
+
+
+def batch_halves(state: TuneState, number: int) -> tuple[Half, Half]:
+    return half(state.runs_of(number, "nomem")), half(state.runs_of(number, "mem"))
+
+
+def batch_passed(state: TuneState, number: int) -> bool:
+    """Its with-memory half PASSED."""
+    return batch_halves(state, number)[1] is Half.PASSED
+
+
+def batch_given_up(state: TuneState, number: int) -> bool:
+    """One of its halves reached its limit without passing."""
+    return Half.GIVEN_UP in batch_halves(state, number)
+
+
+def batch_finished(state: TuneState, number: int) -> bool:
+    return batch_passed(state, number) or batch_given_up(state, number)
+
+
+@attrs.frozen
+class Stage:
+    """Where the loop stands.
+
+    `kind`: "not_started", "build" (batch `batch` is the next to build), "half" (batch `batch`'s `half` is
+    being worked on, standing `standing`), "keep" (batch `batch` passed: keep its memory), "final" (the
+    final check, standing `standing`), "done" (the final check passed).
+    """
+
+    kind: str
+    batch: int = 0
+    half: str = ""
+    standing: Half | None = None
+
+
+def current_half(state: TuneState) -> Stage:
+    """Where the loop stands now: the half being worked on, else the step between halves (build, keep, final)."""
+    if state.settings is None:
+        return Stage("not_started")
+    finals = state.runs_of(0, FINAL)
+    if finals:
+        standing = half(finals)
+        return Stage("done" if standing is Half.PASSED else "final", standing=standing)
+    current = state.last_batch
+    if current is None:
+        return Stage("build", batch=1)
+    nomem, mem = batch_halves(state, current.number)
+    if Half.GIVEN_UP not in (nomem, mem):
+        if nomem is not Half.PASSED:
+            return Stage("half", current.number, "nomem", nomem)
+        if mem is not Half.PASSED:
+            return Stage("half", current.number, "mem", mem)
+        if not any(kept.batch == current.number for kept in state.memories):
+            return Stage("keep", current.number)
+    if something_left(state):
+        return Stage("build", batch=current.number + 1)
+    return Stage("final", standing=Half.NOT_STARTED)
+
+
+def something_left(state: TuneState) -> bool:
+    """Whether a batch can still be built: unused cases, or open difficult ones."""
+    past = history(state)
+    return bool(rules.unused_cases(past) or rules.open_difficult(past))
+
+
+def run_name(batch: int, kind: str, number: int) -> str:
+    """`batchNN-nomem-runK`, `batchNN-mem-runK`, or `final-runK` (batch 0)."""
+    if kind == "final":
+        return f"final-run{number}"
+    return f"batch{batch:02d}-{kind}-run{number}"

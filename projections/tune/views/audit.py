@@ -1,0 +1,419 @@
+"""The audit of a tuning: replay its events and check what a finished tuning promises, each check with its
+evidence (seq numbers), and a timeline summary. Pure: the events and the engine's verify report come in.
+
+Every recorded batch decision is recomputed by the rules from the state just before it, so a hand-edited
+log (re-chained or not) or a change in the rules' code shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+import attrs
+
+from batchlog.engine import Event
+from batchlog.projections.tune.batch_mjs import rules
+from batchlog.projections.errors import Refused
+from batchlog.projections.tune.events import (
+    BatchBuilt,
+    ChangeRecorded,
+    MemoryKept,
+    RunGraded,
+    RunRegraded,
+    RunStarted,
+    UsageRecorded,
+)
+from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.stage import Half, half
+from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
+from batchlog.projections.tune.decide.regrade import RegradeRun, regrade_run
+from batchlog.projections.tune.state import FINAL, TuneState
+
+CHECKS = (
+    ("log_sound", "the chain and envelope of every line are sound (log verify)"),
+    ("selection_covered", "every selected case was in a batch"),
+    ("halves_in_order", "every batch's halves each ended PASSED or at the run limit, in order"),
+    ("graded_once", "no run was graded twice"),
+    ("corrections", "every corrected grade was corrected, with its reason, before anything was decided on it"),
+    ("difficult_settled", "every difficult case was fixed or is stuck, with each batch that held it"),
+    ("memory_complete", "the last good memory was only replaced by a complete one"),
+    ("final_check", "the final check ran after everything else and passed"),
+    ("nothing_after_final", "no event came after the final check (but the final runs' usage and changes)"),
+    ("decisions_match_rules", "every batch built is the one the rules give from the state just before it"),
+)
+
+
+@attrs.frozen
+class LogReport:
+    """What `log verify` said, for the first check: sound or not, in words, and the lines at fault."""
+
+    sound: bool
+    summary: str
+    problems: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Check:
+    name: str
+    promise: str
+    holds: bool
+    evidence: tuple[str, ...]  # "seq 12: ..." lines: what shows it holds, or where it fails
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "promise": self.promise, "holds": self.holds, "evidence": list(self.evidence)}
+
+
+@attrs.frozen
+class Timeline:
+    first_at: str | None
+    last_at: str | None
+    duration: str
+    events: int
+    batches: int
+    runs: int
+    verdicts: dict[str, int]
+    llm_calls: int
+    tokens: int
+
+    def lines(self) -> list[str]:
+        verdicts = ", ".join(f"{count} {verdict}" for verdict, count in self.verdicts.items()) or "none graded"
+        return [
+            f"from      {self.first_at or '-'}",
+            f"to        {self.last_at or '-'}",
+            f"duration  {self.duration}",
+            f"events    {self.events}",
+            f"batches   {self.batches}",
+            f"runs      {self.runs} ({verdicts})",
+            f"llm calls {self.llm_calls:,}",
+            f"tokens    {self.tokens:,}",
+        ]
+
+
+@attrs.frozen
+class Audit:
+    checks: tuple[Check, ...]
+    timeline: Timeline
+
+    @property
+    def holds(self) -> bool:
+        return all(check.holds for check in self.checks)
+
+    def as_dict(self) -> dict:
+        return {"holds": self.holds, "checks": [check.as_dict() for check in self.checks],
+                "timeline": attrs.asdict(self.timeline)}
+
+
+class _Walk:
+    """What the replay collects on its way for the checks that need the order of events."""
+
+    def __init__(self) -> None:
+        self.state: TuneState = TUNE.initial
+        self.order_faults: list[str] = []
+        self.grades: dict[str, list[int]] = {}
+        self.corrections: list[tuple[bool, str]] = []
+        self.decisions: list[tuple[bool, str]] = []
+        self.memory: list[tuple[bool, str]] = []
+        self.final_started: list[tuple[bool, str]] = []
+        self.final_passed_seq: int | None = None
+        self.after_final: list[int] = []
+        self.events = 0
+        self.first_at: str | None = None
+        self.last_at: str | None = None
+
+
+def audit(events: Iterable[Event], log_report: LogReport) -> Audit:
+    """Replay `events` (the log's trusted events, in order) and check every promise."""
+    walk = _Walk()
+    for event in events:
+        _step(walk, event)
+    state = walk.state
+    checks = [
+        Check("log_sound", CHECKS[0][1], log_report.sound, (log_report.summary, *log_report.problems)),
+        _selection_covered(state),
+        _halves_in_order(state, walk.order_faults),
+        _graded_once(walk.grades),
+        _listed("corrections", walk.corrections, "no grade was corrected"),
+        _difficult_settled(state),
+        _listed("memory_complete", walk.memory, "no memory was kept"),
+        _final_check(state, walk),
+        _nothing_after_final(walk),
+        _listed("decisions_match_rules", walk.decisions, "no batch was built"),
+    ]
+    return Audit(tuple(checks), _timeline(walk))
+
+
+def _step(walk: _Walk, event: Event) -> None:
+    before = walk.state
+    walk.events += 1
+    walk.first_at = walk.first_at or event.at
+    walk.last_at = event.at
+    fact = event.data
+    if walk.final_passed_seq is not None and not _closing_record(before, fact):
+        walk.after_final.append(event.seq)
+    if before.settings is not None:
+        match fact:
+            case BatchBuilt():
+                walk.decisions.append(_decision(before, fact, event.seq))
+                _check_batch_order(walk, before, fact, event.seq)
+            case RunStarted():
+                _check_run_order(walk, before, fact, event.seq)
+            case RunGraded():
+                walk.grades.setdefault(fact.run, []).append(event.seq)
+            case RunRegraded():
+                walk.corrections.append(_correction(before, fact, event.seq))
+            case MemoryKept():
+                walk.memory.append(_memory(before, fact, event.seq))
+    walk.state = evolve(before, event)
+    if walk.final_passed_seq is None and half(walk.state.runs_of(0, FINAL)) is Half.PASSED:
+        walk.final_passed_seq = event.seq
+
+
+def _closing_record(state: TuneState, fact: object) -> bool:
+    """The usage or changes of a final run: what may still be recorded once the tuning is done."""
+    if not isinstance(fact, UsageRecorded | ChangeRecorded):
+        return False
+    run = state.run_named(fact.run)
+    return run is not None and run.kind == FINAL
+
+
+def _correction(before: TuneState, fact: RunRegraded, seq: int) -> tuple[bool, str]:
+    run = before.run_named(fact.run)
+    was = run.verdict if run is not None else "?"
+    said = f"seq {seq}: {fact.run} regraded {was} -> {fact.verdict}: {fact.reason}"
+    try:
+        regrade_run(before, RegradeRun(fact.run, fact.verdict, fact.reason, fact.wrong, fact.llm_calls,
+                                       fact.tokens, fact.saved_twice))
+    except Refused as refusal:
+        return False, f"{said} (not allowed then: {refusal})"
+    return True, said
+
+
+def _decision(before: TuneState, fact: BatchBuilt, seq: int) -> tuple[bool, str]:
+    try:
+        plan = rules.next_batch(history(before), size=fact.size_override, recheck=fact.recheck_override,
+                                seed=fact.seed_override)
+    except rules.NothingLeft as refusal:
+        return False, f"seq {seq}: batch {fact.number} was recorded, but the rules build none here ({refusal})"
+    expected = (plan.number, plan.size, plan.why, plan.kind, tuple(c.get("id") for c in plan.new),
+                tuple(c.get("id") for c in plan.recheck))
+    recorded = (fact.number, fact.size, fact.why, fact.kind, fact.new, fact.recheck)
+    fields = ("number", "size", "why", "kind", "new cases", "recheck cases")
+    differ = [f"{name}: recorded {got!r}, the rules give {want!r}"
+              for name, got, want in zip(fields, recorded, expected) if got != want]
+    if fact.unused_after is not None and fact.unused_after != plan.unused_after:
+        differ.append(f"unused after: recorded {fact.unused_after}, the rules give {plan.unused_after}")
+    if differ:
+        return False, f"seq {seq}: batch {fact.number} differs from the rules: " + "; ".join(differ)
+    return True, f"seq {seq}: batch {fact.number} ({plan.size}, {len(plan.new)} {plan.kind} + " \
+                 f"{len(plan.recheck)} recheck) is what the rules give"
+
+
+def _check_batch_order(walk: _Walk, before: TuneState, fact: BatchBuilt, seq: int) -> None:
+    last = before.last_batch
+    if last is not None:
+        nomem, mem = _halves(before, last.number)
+        if mem is not Half.PASSED and Half.GIVEN_UP not in (nomem, mem):
+            walk.order_faults.append(f"seq {seq}: batch {fact.number} was built before batch {last.number} "
+                                     "passed or was given up")
+        imported = fact.unused_after is None  # a batch a zen folder had, taken over by `tune import`
+        if mem is Half.PASSED and not imported and not any(kept.batch == last.number for kept in before.memories):
+            walk.memory.append((False, f"seq {seq}: batch {fact.number} was built before batch {last.number}'s "
+                                       "memory was kept"))
+    if before.runs_of(0, FINAL):
+        walk.order_faults.append(f"seq {seq}: batch {fact.number} was built after the final check started")
+
+
+def _check_run_order(walk: _Walk, before: TuneState, fact: RunStarted, seq: int) -> None:
+    last = before.last_run
+    if last is not None and not last.graded:
+        walk.order_faults.append(f"seq {seq}: {fact.run} started while {last.name} was not graded")
+    runs = before.runs_of(fact.batch, fact.kind)
+    if fact.number != len(runs) + 1:
+        walk.order_faults.append(f"seq {seq}: {fact.run} is run {fact.number}, after {len(runs)} run(s) of its half")
+    if fact.kind == FINAL:
+        walk.final_started.append(_final_ready(before, fact, seq))
+        return
+    if before.last_batch is None or fact.batch != before.last_batch.number:
+        walk.order_faults.append(f"seq {seq}: {fact.run} is not a run of the last batch built")
+        return
+    nomem, mem = _halves(before, fact.batch)
+    standing = nomem if fact.kind == "nomem" else mem
+    if standing in (Half.PASSED, Half.GIVEN_UP):
+        walk.order_faults.append(f"seq {seq}: {fact.run} started after its half had {standing.value}")
+    if fact.kind == "mem" and nomem is not Half.PASSED:
+        walk.order_faults.append(f"seq {seq}: {fact.run} (with memory) started before the no-memory half passed")
+
+
+def _final_ready(before: TuneState, fact: RunStarted, seq: int) -> tuple[bool, str]:
+    past = history(before)
+    unused, opened = rules.unused_cases(past), rules.open_difficult(past)
+    unfinished = [batch.number for batch in before.batches
+                  if not (_halves(before, batch.number)[1] is Half.PASSED
+                          or Half.GIVEN_UP in _halves(before, batch.number))]
+    if unused or opened or unfinished:
+        return False, (f"seq {seq}: {fact.run} started with {len(unused)} unused case(s), {len(opened)} open "
+                       f"difficult case(s) and unfinished batch(es) {unfinished or 'none'}")
+    return True, f"seq {seq}: {fact.run} started after every batch, with every case used and none open"
+
+
+def _memory(before: TuneState, fact: MemoryKept, seq: int) -> tuple[bool, str]:
+    mem_runs = before.runs_of(fact.batch, "mem")
+    passed = [run for run in mem_runs if run.verdict == "PASSED"]
+    if not passed:
+        return False, f"seq {seq}: batch {fact.batch}'s memory was kept before its with-memory half passed"
+    return True, (f"seq {seq}: batch {fact.batch}'s memory ({fact.nodes} nodes) kept after {passed[0].name} "
+                  f"passed at seq {passed[0].graded_seq}")
+
+
+def _halves(state: TuneState, number: int) -> tuple[Half, Half]:
+    return half(state.runs_of(number, "nomem")), half(state.runs_of(number, "mem"))
+
+
+def _listed(name: str, results: list[tuple[bool, str]], none: str) -> Check:
+    promise = dict(CHECKS)[name]
+    if not results:
+        return Check(name, promise, True, (none,))
+    return Check(name, promise, all(ok for ok, _ in results),
+                 tuple(text for ok, text in results if not ok) or tuple(text for _, text in results))
+
+
+def _selection_covered(state: TuneState) -> Check:
+    promise = dict(CHECKS)["selection_covered"]
+    if state.settings is None:
+        return Check("selection_covered", promise, False, ("no tuning was started in this log",))
+    first_batch: dict[str, tuple[int, int]] = {}
+    for batch in state.batches:
+        for case in batch.cases:
+            first_batch.setdefault(case, (batch.number, batch.built_seq))
+    missing = [case for case in state.selection if case not in first_batch]
+    if missing:
+        return Check("selection_covered", promise, False,
+                     (f"{len(missing)} selected case(s) in no batch: {', '.join(missing[:10])}"
+                      + (" …" if len(missing) > 10 else ""),))
+    evidence = [f"seq {batch.built_seq}: batch {batch.number} took "
+                f"{sum(1 for case in batch.new if first_batch[case][0] == batch.number)} new case(s)"
+                for batch in state.batches]
+    return Check("selection_covered", promise, True,
+                 (f"all {len(state.selection)} selected cases were in a batch", *evidence))
+
+
+def _halves_in_order(state: TuneState, faults: list[str]) -> Check:
+    promise = dict(CHECKS)["halves_in_order"]
+    evidence = list(faults)
+    ok = not faults
+    for batch in state.batches:
+        nomem_runs, mem_runs = state.runs_of(batch.number, "nomem"), state.runs_of(batch.number, "mem")
+        nomem, mem = half(nomem_runs), half(mem_runs)
+        ended = {Half.PASSED, Half.GIVEN_UP}
+        if nomem not in ended or (mem not in ended and not (nomem is Half.GIVEN_UP and mem is Half.NOT_STARTED)):
+            ok = False
+            evidence.append(f"batch {batch.number}: no memory {nomem.value}, with memory {mem.value}")
+            continue
+        if not faults:
+            evidence.append(f"batch {batch.number}: no memory {nomem.value} at seq {_end_seq(nomem_runs)}, "
+                            f"with memory {mem.value}" + (f" at seq {_end_seq(mem_runs)}" if mem_runs else ""))
+    if not state.batches:
+        evidence.append("no batch was built")
+    return Check("halves_in_order", promise, ok, tuple(evidence))
+
+
+def _end_seq(runs) -> int | None:
+    for run in runs:
+        if run.verdict == "PASSED":
+            return run.graded_seq
+    return runs[-1].graded_seq if runs else None
+
+
+def _graded_once(grades: dict[str, list[int]]) -> Check:
+    promise = dict(CHECKS)["graded_once"]
+    twice = [f"{run} graded at seq {', '.join(map(str, seqs))}" for run, seqs in grades.items() if len(seqs) > 1]
+    if twice:
+        return Check("graded_once", promise, False, tuple(twice))
+    return Check("graded_once", promise, True, (f"{len(grades)} run(s), one grade each",))
+
+
+def _difficult_settled(state: TuneState) -> Check:
+    promise = dict(CHECKS)["difficult_settled"]
+    if state.settings is None:
+        return Check("difficult_settled", promise, False, ("no tuning was started in this log",))
+    past = history(state)
+    stuck = {(entry.id, entry.added) for entry in rules.stuck_difficult(past)}
+    ok, evidence = True, []
+    for entry in state.difficult:
+        held = [f"batch {batch.number} (seq {batch.built_seq})" for batch in state.batches
+                if entry.case in batch.cases]
+        if entry.fixed:
+            status = f"fixed in {entry.fixed} at seq {entry.fixed_seq}"
+        elif (entry.case, entry.added) in stuck:
+            status = "stuck"
+        else:
+            ok, status = False, "still open"
+        evidence.append(f"seq {entry.added_seq}: {entry.case} added in {entry.added}; {status}; held by "
+                        f"{', '.join(held) or 'no batch'}")
+    if not state.difficult:
+        evidence.append("no case was put on the difficult list")
+    return Check("difficult_settled", promise, ok, tuple(evidence))
+
+
+def _final_check(state: TuneState, walk: _Walk) -> Check:
+    promise = dict(CHECKS)["final_check"]
+    finals = state.runs_of(0, FINAL)
+    if not finals:
+        return Check("final_check", promise, False, ("the final check never ran",))
+    evidence = [text for _, text in walk.final_started]
+    ok = all(good for good, _ in walk.final_started)
+    last = finals[-1]
+    if last.verdict == "PASSED" and set(last.cases) >= set(state.selection):
+        evidence.append(f"seq {last.graded_seq}: {last.name} PASSED on all {len(last.cases)} cases")
+    else:
+        ok = False
+        evidence.append(f"{last.name}: {last.verdict or 'not graded'}"
+                        + ("" if set(last.cases) >= set(state.selection) else ", not on every selected case"))
+    return Check("final_check", promise, ok, tuple(evidence))
+
+
+def _nothing_after_final(walk: _Walk) -> Check:
+    promise = dict(CHECKS)["nothing_after_final"]
+    if walk.final_passed_seq is None:
+        return Check("nothing_after_final", promise, False, ("no final check passed",))
+    if walk.after_final:
+        seqs = ", ".join(map(str, walk.after_final[:10])) + (" …" if len(walk.after_final) > 10 else "")
+        return Check("nothing_after_final", promise, False,
+                     (f"{len(walk.after_final)} event(s) after the final check (seq {walk.final_passed_seq}): "
+                      f"seq {seqs}",))
+    return Check("nothing_after_final", promise, True,
+                 (f"seq {walk.final_passed_seq}: the final check's grade is the last event",))
+
+
+def _timeline(walk: _Walk) -> Timeline:
+    state = walk.state
+    verdicts: dict[str, int] = {}
+    for run in state.runs:
+        if run.graded:
+            verdicts[run.verdict] = verdicts.get(run.verdict, 0) + 1
+    return Timeline(
+        first_at=walk.first_at, last_at=walk.last_at, duration=_duration(walk.first_at, walk.last_at),
+        events=walk.events, batches=len(state.batches), runs=len(state.runs), verdicts=verdicts,
+        llm_calls=sum(run_calls(run) or 0 for run in state.runs),
+        tokens=sum(run_tokens(run) or 0 for run in state.runs),
+    )
+
+
+def _duration(first: str | None, last: str | None) -> str:
+    if not first or not last:
+        return "-"
+    try:
+        seconds = int((_time(last) - _time(first)).total_seconds())
+    except ValueError:
+        return "-"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    return (f"{days} d " if days else "") + f"{hours} h {minutes:02d} min"
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
