@@ -2,8 +2,8 @@
 
 In-process cases are timed by CPU time (`time.process_time`: what other processes on a shared
 machine do to the wall clock does not count); cases that start a process by the wall clock (the
-child's start is what is measured). Also peak memory (tracemalloc) and the table's row. No file is
-read or written here.
+child's start is what is measured). Also peak memory (tracemalloc), the table's row and the table. No file
+is read or written here.
 """
 
 from __future__ import annotations
@@ -152,3 +152,24 @@ def peak_bytes(action: Callable[[], object]) -> int:
     finally:
         tracemalloc.stop()
     return peak - base
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}"
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as a Markdown table: case, batchlog, baseline, ratio, target, pass/fail."""
+    lines = ["| case | batchlog | baseline | ratio | min–max | target | result |",
+             "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    for row in rows:
+        ratio = "–" if row.ratio is None else f"{row.ratio:.3f}×"
+        spread = "–" if row.spread is None or row.skipped else f"{row.spread[0]:.3f}–{row.spread[1]:.3f}"
+        result = f"skipped: {row.note}" if row.skipped else ("pass" if row.passed else "FAIL")
+        if row.floor is not None and not row.skipped:
+            result += f" (floor {row.floor:.2f}×)"
+        if row.note and not row.skipped:
+            result += f"; {row.note}"
+        lines.append(f"| {row.case} | {_figure(row.batchlog)} {row.unit} | {_figure(row.baseline)} {row.unit} | "
+                     f"{ratio} | {spread} | {row.target} | {result} |")
+    return "\n".join(lines)

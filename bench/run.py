@@ -20,7 +20,7 @@ import orjson
 
 from bench.domain_cases import process_rows, quick_batch_rows, tune_rows
 from bench.engine_cases import append_rows, replay_rows
-from bench.measure import PROCESS_ROUNDS, ROUNDS, Row
+from bench.measure import PROCESS_ROUNDS, ROUNDS, Row, table
 from bench.store_cases import store_rows
 
 FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
@@ -83,24 +83,3 @@ def machine() -> str:
     import os
 
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
-def _figure(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3g}"
-
-
-def table(rows: list[Row]) -> str:
-    """The rows as a Markdown table: case, batchlog, baseline, ratio, target, pass/fail."""
-    lines = ["| case | batchlog | baseline | ratio | min–max | target | result |",
-             "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
-    for row in rows:
-        ratio = "–" if row.ratio is None else f"{row.ratio:.3f}×"
-        spread = "–" if row.spread is None or row.skipped else f"{row.spread[0]:.3f}–{row.spread[1]:.3f}"
-        result = f"skipped: {row.note}" if row.skipped else ("pass" if row.passed else "FAIL")
-        if row.floor is not None and not row.skipped:
-            result += f" (floor {row.floor:.2f}×)"
-        if row.note and not row.skipped:
-            result += f"; {row.note}"
-        lines.append(f"| {row.case} | {_figure(row.batchlog)} {row.unit} | {_figure(row.baseline)} {row.unit} | "
-                     f"{ratio} | {spread} | {row.target} | {result} |")
-    return "\n".join(lines)

@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 
 from bench.domain_cases import _batchlog, _pair, _process, _tune
-from bench.measure import Row, side_by_side, wall_seconds
+from bench.measure import Row, side_by_side, table, wall_seconds
 from bench.workloads import ENGINE_REGISTRY, TOTALS, measured, tuning_events, write_log
 from batchlog.engine import EventLog, open_log
 
@@ -116,8 +116,6 @@ def _snapshot(folder: Path, url: str, run: str, events: int, rounds: int):
 
 if __name__ == "__main__":  # a quick look: python -m bench.store_cases
     import tempfile
-
-    from bench.run import table
 
     with tempfile.TemporaryDirectory() as temp:
         print(table(store_rows(Path(temp), 20_000, 20, 5, 9)))

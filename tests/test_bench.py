@@ -9,8 +9,8 @@ import pytest
 
 from bench import measure
 from bench.domain_cases import BATCH_MJS, QUICK_BATCH_SEED
-from bench.measure import Row, side_by_side
-from bench.run import main, table
+from bench.measure import Row, side_by_side, table
+from bench.run import main
 from bench.store_cases import server
 
 TINY = ["--quick", "--events", "400", "--appends", "3", "--repeats", "1"]
