@@ -148,6 +148,7 @@ def open_log(address: str | os.PathLike, registry: Any, *, on_wait: Any = None, 
     """The log at `address`, snapshots on: what the CLI's views and commands open, whatever the store
     (`on_wait`: where a lock wait is announced; `on_note`: where a reader's notes go, each said once)."""
     from batchlog.engine.log import EventLog
+    from batchlog.engine.recorders.protocols import KeepsSnapshots
 
     recorder = recorder_for(address)
     said: set[str] = set()
@@ -157,12 +158,12 @@ def open_log(address: str | os.PathLike, registry: Any, *, on_wait: Any = None, 
             said.add(text)
             on_note(text)
 
-    if recorder.path is not None:
-        from batchlog.engine.snapshots.file import Snapshots
-
-        snapshots: Any = Snapshots(on_note=note_once)
-    else:
+    if isinstance(recorder, KeepsSnapshots):
         from batchlog.engine.snapshots.stored import StoredSnapshots
 
-        snapshots = StoredSnapshots(on_note=note_once)
+        snapshots: Any = StoredSnapshots(on_note=note_once)
+    else:
+        from batchlog.engine.snapshots.file import Snapshots
+
+        snapshots = Snapshots(on_note=note_once)
     return EventLog(recorder, registry, on_wait=on_wait, snapshots=snapshots, on_note=note_once)

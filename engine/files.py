@@ -1,6 +1,8 @@
-"""Files a command writes besides its log (cases.json, plan.json, summaries, README, USAGE.md): whole or absent.
+"""Plain files: those a command writes besides its log (cases.json, plan.json, summaries, README, USAGE.md),
+whole or absent; reading an input that must be a regular file; and the small steps every writer of the engine
+shares (a folder's entries made durable, a file removed quietly, the flag that keeps bytes binary).
 
-Each file is written to a temporary name of its own in the target's folder (the writer's pid and a
+Each output file is written to a temporary name of its own in the target's folder (the writer's pid and a
 random part, so concurrent writers never share one), fsynced, then renamed into place (`write_atomically`)
 or linked to a name that must not exist yet (`claim_new_file`); the folder is fsynced after. A reader
 sees the old file or the new one, never part of one, and a kill at any point leaves no empty file under
@@ -15,9 +17,32 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from batchlog.engine.crash_hook import crash_point
-from batchlog.engine.recorders.pending import BINARY, fsync_folder
 
+BINARY = getattr(os, "O_BINARY", 0)  # for os.open: Windows would otherwise write "\n" as "\r\n"
 _TEMP_SUFFIX = ".tmp"
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make the folder's entries durable (a new file, a removed one); best effort where folders
+    cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_quietly(path: Path) -> None:
+    """Remove the file at `path` when it is there (best effort: nothing to do when it cannot be)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -27,7 +52,7 @@ def write_atomically(path: Path, data: bytes) -> None:
         crash_point("effect.before_rename")
         os.replace(temp, path)
     except BaseException:
-        _remove(temp)
+        remove_quietly(temp)
         raise
     fsync_folder(path.parent)
     crash_point("effect.after_rename")
@@ -44,7 +69,7 @@ def claim_new_file(candidates: Iterable[Path], data: bytes) -> Path:
         for path in candidates:
             if temp is None or temp.parent != path.parent:
                 if temp is not None:
-                    _remove(temp)
+                    remove_quietly(temp)
                 temp = _write_temp(path, data)
             crash_point("effect.before_rename")
             try:
@@ -56,7 +81,7 @@ def claim_new_file(candidates: Iterable[Path], data: bytes) -> Path:
             return path
     finally:
         if temp is not None:
-            _remove(temp)
+            remove_quietly(temp)
     raise FileExistsError("every candidate name is taken")
 
 
@@ -76,7 +101,7 @@ def _write_temp(path: Path, data: bytes) -> Path:
         os.fsync(fd)
     except BaseException:
         os.close(fd)
-        _remove(temp)
+        remove_quietly(temp)
         raise
     os.close(fd)
     return temp
@@ -94,7 +119,7 @@ def _remove_stale_temps(path: Path) -> None:
             continue
         pid, _, rest = name[len(prefix) : -len(_TEMP_SUFFIX)].partition("-")
         if pid.isascii() and pid.isdigit() and len(rest) == 8 and not _alive(int(pid)):
-            _remove(path.parent / name)
+            remove_quietly(path.parent / name)
 
 
 def _alive(pid: int) -> bool:
@@ -107,13 +132,6 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True  # it exists, under another user
     return True
-
-
-def _remove(path: Path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 class NotARegularFile(OSError):

@@ -16,14 +16,14 @@ import attrs
 
 from batchlog.engine import clock, own_types
 from batchlog.engine.chain import line_hash
-from batchlog.engine.recorders.pending import Marker
+from batchlog.engine.damage import refuse_damaged, unacknowledged_note
 from batchlog.engine.envelope import Event, encode_line
 from batchlog.engine.errors import CannotEncode, LogDamaged, NewerVersion, NotALog
-from batchlog.engine.recorders.file import FileRecorder, readable_log  # noqa: F401 - readable_log: the CLI imports it from here
-from batchlog.engine.recorders.protocols import Recorder, Session
+from batchlog.engine.recorders.file import FileRecorder
+from batchlog.engine.recorders.protocols import LineSource, Marker, Recorder, Session
+from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position, Problem, Scan
-from batchlog.engine.damage import refuse_damaged, unacknowledged_note
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
@@ -129,7 +129,7 @@ class EventLog:
         path: str | os.PathLike | Recorder,
         registry: Registry,
         *,
-        on_wait: Callable[[str], None] | None = None,
+        on_wait: OnWait = None,
         snapshots: Any = None,
         on_note: Callable[[str], None] | None = None,
     ) -> None:
@@ -146,7 +146,7 @@ class EventLog:
     def exists(self) -> bool:
         return self.recorder.exists()
 
-    def lines(self, start: Position, limit: int | None = None) -> Any:
+    def lines(self, start: Position, limit: int | None = None) -> LineSource:
         """The complete lines after `start`: under an append's lock, read through it."""
         source = self._session if self._session is not None else self.recorder
         return source.lines(start, limit)

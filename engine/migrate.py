@@ -15,7 +15,7 @@ import attrs
 from batchlog.engine.address import recorder_for
 from batchlog.engine.errors import EngineError, NotALog, WriteFailed
 from batchlog.engine.log import EventLog
-from batchlog.engine.recorders.protocols import OnWait
+from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position
 from batchlog.engine.verify import verify

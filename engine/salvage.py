@@ -1,32 +1,31 @@
-"""Salvage: a damaged log cut back to its trusted part, the damaged file kept beside it.
+"""Salvage: a damaged log cut back to its trusted part, the damaged log kept beside it, whatever keeps it.
 
-Engine-level (no domain): the new log holds every line before the first damaged
-one (or up to a chosen seq), byte for byte, so ids and receipts of the kept
-events stay valid and their chain is whole; then one `log.salvaged` event saying
-what was dropped and why. The damaged file is never changed: it is hard-linked
-(or copied) to `<log>.damaged-<time>` and the new log is renamed over the old
-name, so a crash at any step leaves one whole log under the name.
+Engine-level (no domain): the log keeps every line before the first damaged one (or up to a chosen seq),
+byte for byte, so ids and receipts of the kept events stay valid and their chain is whole; then one
+`log.salvaged` event saying what was dropped and why. One rule for every store, under the log's lock and
+through its recorder (`Rewritable`, engine/recorders/protocols.py): every byte of the log is first kept, as
+it is, as a log of its own (`<log>.damaged-<time>`), then the log is cut back. A file's copy is a hard link
+(or a copy) beside it and the new log is renamed over the old name, so a crash at any step leaves one whole
+log under the name; a stored log is copied and cut back in the transaction of its lock.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-from hashlib import sha256
-from pathlib import Path
+from typing import cast
 
 import attrs
 
 from batchlog.engine import clock
-from batchlog.engine.chain import line_hash
+from batchlog.engine.address import recorder_for
+from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.envelope import encode_line
-from batchlog.engine.errors import EngineError, NotALog, WriteFailed
-from batchlog.engine.lines import LineReader
-from batchlog.engine.recorders.file_lock import exclusive
-from batchlog.engine.recorders.pending import marker_path
+from batchlog.engine.errors import EngineError, NotALog
 from batchlog.engine.own_types import SALVAGED
+from batchlog.engine.recorders.protocols import Recorder, Rewritable, Session
+from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
-from batchlog.engine.scan import Problem, Scan
+from batchlog.engine.scan import Position, Problem, Scan
 
 
 class SalvageRefused(EngineError):
@@ -37,7 +36,7 @@ class SalvageRefused(EngineError):
 
 @attrs.frozen
 class Salvaged:
-    """What a salvage did: events kept, lines dropped, where the damaged file is (None: nothing to do)."""
+    """What a salvage did: events kept, lines dropped, where the damaged log is (None: nothing to do)."""
 
     path: str
     kept_through_seq: int
@@ -48,52 +47,67 @@ class Salvaged:
     event_seq: int | None
 
 
-def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = None,
-            on_wait=None) -> Salvaged:
-    """Cut the log at `path` (any log address) back to the events before its first damaged line (or through
+@attrs.frozen
+class _Measured:
+    """The log as a salvage finds it: the lines it keeps (line n holds seq n), their bytes and the hash of the
+    last of them, and every line and byte it holds (a torn tail's too)."""
+
+    kept: int
+    kept_bytes: int
+    last_hash: str
+    lines: int
+    bytes: int
+
+
+def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = None,
+            on_wait: OnWait = None) -> Salvaged:
+    """Cut the log at `address` (any log address) back to the events before its first damaged line (or through
     seq `to`)."""
-    from batchlog.engine.address import recorder_for
-
-    recorder = recorder_for(path)
-    if recorder.path is None:
-        from batchlog.engine.salvage_stored import salvage_stored
-
-        return salvage_stored(recorder, registry, to=to, on_wait=on_wait)
-    path = recorder.path
-    if path.is_dir() or not path.is_file():
-        raise NotALog(f"no log file at {path}: name the events.jsonl to salvage", path=str(path))
-    with exclusive(path, on_wait):
-        first = _first_damage(path, registry)
-        damage_line = first.line if first else None
-        keep_lines = _lines_to_keep(path, damage_line, to)
-        kept, keep_bytes, total_lines, total_bytes = _measure(path, keep_lines)
-        if first is None and keep_lines >= total_lines:  # a torn tail is not damage: the next append cuts it
-            return Salvaged(str(path), kept, 0, 0, "nothing to salvage: the log is trusted", None, None)
-        if first is not None and keep_lines == first.line - 1:
+    recorder = recorder_for(address)
+    shown = recorder.address
+    _refuse_missing(recorder)
+    with recorder.locked(on_wait) as locked:
+        session = cast(Rewritable, locked)  # every recorder's session can rewrite its log
+        first = _first_damage(shown, registry, session)
+        measured = _measure(session, _lines_to_keep(shown, first.line if first else None, to))
+        kept = measured.kept
+        if first is None and kept >= measured.lines:  # a torn tail is not damage: the next append cuts it
+            return Salvaged(shown, kept, 0, 0, "nothing to salvage: the log is trusted", None, None)
+        if first is not None and kept == first.line - 1:
             reason = f"damaged: {first.message}"
         else:
             reason = f"cut after seq {kept} on request (--to {to})"
-        damaged = _keep_damaged(path)
+        stamp = clock.now().replace("-", "").replace(":", "").replace(".", "")
+        copy, digest = session.keep_copy(f".damaged-{stamp}")
         data = {
             "kept_through_seq": kept,
-            "dropped_lines": total_lines - keep_lines,
-            "dropped_bytes": total_bytes - keep_bytes,
+            "dropped_lines": measured.lines - kept,
+            "dropped_bytes": measured.bytes - measured.kept_bytes,
             "reason": reason,
-            "damaged_copy": damaged.name,
-            "damaged_sha256": _file_hash(damaged),
+            "damaged_copy": copy,
+            "damaged_sha256": digest,
         }
-        _write_new_log(path, keep_bytes, kept, data)
-        return Salvaged(str(path), kept, data["dropped_lines"], data["dropped_bytes"], reason, damaged.name, kept + 1)
+        session.cut_back(kept, measured.kept_bytes,
+                         encode_line(kept + 1, SALVAGED, 1, clock.now(), data, measured.last_hash))
+    return Salvaged(shown, kept, data["dropped_lines"], data["dropped_bytes"], reason, copy, kept + 1)
 
 
-def _first_damage(path: Path, registry: Registry) -> Problem | None:
-    scan = Scan(path, registry, describe=True, check_ids=True, decode=False)
+def _refuse_missing(recorder: Recorder) -> None:
+    """NotALog when there is no log to salvage (for a file: no regular file at its path)."""
+    if recorder.path is not None and not recorder.path.is_file():
+        raise NotALog(f"no log file at {recorder.path}: name the events.jsonl to salvage", path=recorder.address)
+    if recorder.path is None and not recorder.exists():
+        raise NotALog(f"no log at {recorder.address}: name the log to salvage", path=recorder.address)
+
+
+def _first_damage(address: str, registry: Registry, session: Session) -> Problem | None:
+    scan = Scan(address, registry, describe=True, check_ids=True, decode=False, lines=session.lines)
     for _ in scan:
         pass
     return min(scan.problems, key=lambda p: p.line, default=None)
 
 
-def _lines_to_keep(path: Path | str, damage_line: int | None, to: int | None) -> int:
+def _lines_to_keep(address: str, damage_line: int | None, to: int | None) -> int:
     """Lines before the damage are a whole chain from seq 1, so line n holds seq n."""
     trusted = damage_line - 1 if damage_line is not None else None
     if to is None:
@@ -102,74 +116,18 @@ def _lines_to_keep(path: Path | str, damage_line: int | None, to: int | None) ->
         raise SalvageRefused(
             f"cannot keep events through seq {to}: line {damage_line} is damaged, so the last event that can be "
             f"kept is seq {trusted}; give --to {trusted} or less, or leave --to out",
-            path=str(path), line=damage_line, seq=to)
+            path=address, line=damage_line, seq=to)
     return to
 
 
-def _measure(path: Path, keep_lines: int) -> tuple[int, int, int, int]:
-    """(last kept seq, bytes kept, complete lines, file bytes)."""
-    reader = LineReader(path)
-    kept = keep_bytes = lines = 0
-    for line in reader:
-        lines += 1
-        if lines <= keep_lines:
-            kept, keep_bytes = lines, keep_bytes + len(line) + 1
-    return kept, keep_bytes, lines, path.stat().st_size
-
-
-def _keep_damaged(path: Path) -> Path:
-    """The damaged file, untouched, under `<log>.damaged-<time>` (a hard link, else a copy)."""
-    stamp = clock.now().replace("-", "").replace(":", "").replace(".", "")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    number = 1
-    while target.exists():
-        number += 1
-        target = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
-    try:
-        try:
-            os.link(path, target)
-        except OSError:
-            shutil.copy2(path, target)
-    except OSError as exc:
-        raise WriteFailed(f"cannot keep the damaged log as {target}: {exc.strerror or exc}: nothing was changed",
-                          path=str(path), errno=exc.errno) from None
-    return target
-
-
-def _file_hash(path: Path) -> str:
-    digest = sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _write_new_log(path: Path, keep_bytes: int, kept: int, data: dict) -> None:
-    """The kept bytes and the `log.salvaged` line, written aside, fsynced, renamed over the log."""
-    with open(path, "rb") as fh:
-        prefix = fh.read(keep_bytes)
-    last = prefix[:-1].rsplit(b"\n", 1)[-1] if prefix else b""
-    prev = line_hash(last)
-    line = encode_line(kept + 1, SALVAGED, 1, clock.now(), data, prev)
-    temp = path.with_name(f".{path.name}.salvage")
-    try:
-        with open(temp, "wb") as fh:
-            fh.write(prefix + line + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temp, path)
-        pending = marker_path(path)
-        if pending.exists():
-            pending.unlink()  # it belonged to the old file
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    except OSError as exc:
-        try:
-            temp.unlink()
-        except OSError:
-            pass
-        raise WriteFailed(f"cannot write the salvaged log {path}: {exc.strerror or exc}: the log is as it was "
-                          f"(the damaged copy is kept)", path=str(path), errno=exc.errno) from None
+def _measure(session: Session, keep: int) -> _Measured:
+    """The log read once more, under the lock, its first `keep` lines (or all, when fewer) measured apart."""
+    source = session.lines(Position(), None)
+    kept = kept_bytes = lines = 0
+    last = None
+    for block in source.blocks():
+        for line in block:
+            lines += 1
+            if lines <= keep:
+                kept, kept_bytes, last = lines, kept_bytes + len(line) + 1, line
+    return _Measured(kept, kept_bytes, GENESIS if last is None else line_hash(last), lines, source.end + source.torn)

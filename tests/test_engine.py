@@ -24,7 +24,7 @@ from batchlog.engine import (
     verify,
 )
 from batchlog.engine.chain import GENESIS, line_hash
-from batchlog.engine.recorders.pending import marker_text
+from batchlog.engine.recorders.file_pending import marker_text
 from batchlog.engine.clock import CLOCK_ENV, now
 from batchlog.engine.errors import ClockError
 from batchlog.engine.lines import LineReader
@@ -492,7 +492,7 @@ class TestUnfinishedCommand:
 
     def test_the_cut_makes_the_marker_s_removal_durable(self, log, monkeypatch):
         """Were the marker to come back after a power cut, it would hide the events appended after the cut."""
-        import batchlog.engine.recorders.pending
+        import batchlog.engine.recorders.file_pending
 
         append(log, NoteAdded("a"))
         pending = log.path.with_name(log.path.name + ".pending")
@@ -501,7 +501,7 @@ class TestUnfinishedCommand:
         with open(log.path, "ab") as fh:
             fh.write(b'{"seq":2}\n')  # a line of a command that died
         folder_syncs: list[bool] = []
-        monkeypatch.setattr(batchlog.engine.recorders.pending, "fsync_folder", lambda folder: folder_syncs.append(pending.exists()))
+        monkeypatch.setattr(batchlog.engine.recorders.file_pending, "fsync_folder", lambda folder: folder_syncs.append(pending.exists()))
 
         log.append(NOTES, lambda state: [])
 

@@ -1,8 +1,9 @@
 """The file recorder: a log kept as one JSONL file (the embedded default).
 
-The lock is the file's own (engine/recorders/file_lock.py); an append cuts away an unfinished command (engine/recorders/pending.py),
-truncates a torn tail, writes its lines in one `write`, fsyncs, and puts the file back on failure. The only
-module that writes a log file.
+The lock is the file's own (engine/recorders/file_lock.py); an append cuts away an unfinished command
+(engine/recorders/file_pending.py), truncates a torn tail, writes its lines in one `write`, fsyncs, and puts
+the file back on failure; a salvage keeps the damaged file beside the log and renames a new one over it. The
+only module that writes a log file.
 """
 
 from __future__ import annotations
@@ -10,27 +11,26 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
+from hashlib import sha256
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import Any
 
 from batchlog.engine.chain import line_hash
 from batchlog.engine.crash_hook import crash_mid_write, crash_point
-from batchlog.engine.recorders.pending import (
-    BINARY,
-    Marker,
-    check_marker_belongs,
-    cut_unfinished_command,
-    fsync_folder,
-    marker_path,
-    put_back,
-    remove_quietly,
-    write_marker,
-)
 from batchlog.engine.errors import NotALog, WriteFailed
+from batchlog.engine.files import BINARY, fsync_folder, remove_quietly
 from batchlog.engine.lines import LineReader, read_at
 from batchlog.engine.recorders.file_lock import Held, NoFolder, exclusive
-from batchlog.engine.recorders.protocols import OnWait
+from batchlog.engine.recorders.file_pending import (
+    check_marker_belongs,
+    cut_unfinished_command,
+    marker_path,
+    write_marker,
+)
+from batchlog.engine.recorders.protocols import Marker, ReadAt
+from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.scan import Position
 
 
@@ -88,8 +88,17 @@ def truncate_torn_tail(fd: int, end: int) -> None:
     os.ftruncate(fd, end)
 
 
+def put_back(fd: int, end: int) -> None:
+    """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
+    try:
+        os.ftruncate(fd, end)
+        os.fsync(fd)
+    except OSError:
+        pass
+
+
 class FileRecorder:
-    """A log kept in the file at `path`."""
+    """A log kept in the file at `path` (its snapshots read it at offsets: `ReadableAtOffsets`)."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
@@ -104,6 +113,20 @@ class FileRecorder:
 
     def unfinished(self) -> Marker:
         return check_marker_belongs(self.path, self.pending_path)
+
+    def signature(self) -> tuple[int, ...] | None:
+        try:
+            return _signature(os.stat(self.path))
+        except OSError:
+            return None
+
+    @contextmanager
+    def reading(self) -> Iterator[ReadAt]:
+        fd = os.open(self.path, os.O_RDONLY | BINARY)
+        try:
+            yield partial(read_at, fd)
+        finally:
+            os.close(fd)
 
     @contextmanager
     def locked(self, on_wait: OnWait) -> Iterator[FileSession]:
@@ -188,3 +211,57 @@ class FileSession:
         if several:
             remove_quietly(self.recorder.pending_path)
         return stat
+
+    # -- salvage: the damaged file kept beside the log, a new log renamed over it ------------------
+
+    def keep_copy(self, suffix: str) -> tuple[str, str]:
+        """The file, untouched, under its name + `suffix` beside it (numbered when that name is taken): a hard
+        link, else a copy."""
+        import shutil  # here: only a salvage copies a log
+
+        path = self.path
+        target = path.with_name(f"{path.name}{suffix}")
+        number = 1
+        while target.exists():
+            number += 1
+            target = path.with_name(f"{path.name}{suffix}-{number}")
+        try:
+            try:
+                os.link(path, target)
+            except OSError:
+                shutil.copy2(path, target)
+        except OSError as exc:
+            raise WriteFailed(f"cannot keep the damaged log as {target}: {exc.strerror or exc}: nothing was changed",
+                              path=str(path), errno=exc.errno) from None
+        digest = sha256()
+        with open(target, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        return target.name, digest.hexdigest()
+
+    def cut_back(self, keep: int, kept_bytes: int, line: bytes) -> None:
+        """The first `kept_bytes` bytes and `line`, written aside, fsynced and renamed over the log, so a crash
+        at any step leaves one whole log under its name; the `.pending` marker, which belonged to the old file,
+        goes. The snapshot files beside it stay: each is checked against the bytes it covers before it is used."""
+        path = self.path
+        with open(path, "rb") as fh:
+            prefix = fh.read(kept_bytes)
+        temp = path.with_name(f".{path.name}.salvage")
+        try:
+            with open(temp, "wb") as fh:
+                fh.write(prefix + line + b"\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(temp, path)
+            pending = self.recorder.pending_path
+            if pending.exists():
+                pending.unlink()
+            folder = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        except OSError as exc:
+            remove_quietly(temp)
+            raise WriteFailed(f"cannot write the salvaged log {path}: {exc.strerror or exc}: the log is as it was "
+                              f"(the damaged copy is kept)", path=str(path), errno=exc.errno) from None

@@ -6,7 +6,8 @@ to the path that reached it: a symlink, a hard link, a bind mount or `a/../b` al
 After taking it the holder checks that the path still names the file it locked (a salvage renames a
 new file into place; a refused first append removes the empty file it made) and starts again if not.
 A log that does not exist yet is created empty to be locked, and removed again when the command
-writes nothing. Waits are bounded and announced.
+writes nothing. Waits are bounded and announced as every recorder's are (engine/recorders/wait.py); the
+lock is polled, since `flock` cannot wait for a bounded time.
 
 Written here rather than taken from filelock: the same two system calls, without the ~40 ms that
 importing filelock (and its logging) adds to every command.
@@ -15,22 +16,20 @@ importing filelock (and its logging) adds to every command.
 from __future__ import annotations
 
 import errno
-import math
 import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import attrs
 
-from batchlog.engine.errors import BadSetting, LockTimeout, NotALog, WriteFailed
+from batchlog.engine.errors import NotALog, WriteFailed
+from batchlog.engine.files import BINARY
+from batchlog.engine.recorders.wait import LockWait, OnWait
 
-LOCK_TIMEOUT_ENV = "BATCHLOG_LOCK_TIMEOUT"
-LOCK_TIMEOUT_S = 60.0
-LOCK_NOTICE_S = 1.0
 LOCK_POLL_S = 0.005
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
@@ -79,21 +78,6 @@ class NoFolder(Exception):
     """The log's folder does not exist: the append makes it, then takes the lock again."""
 
 
-def lock_timeout_s() -> float:
-    """BATCHLOG_LOCK_TIMEOUT in seconds (default 60); BadSetting (a usage error) unless a finite number >= 0."""
-    raw = os.environ.get(LOCK_TIMEOUT_ENV)
-    if not raw:
-        return LOCK_TIMEOUT_S
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise BadSetting(f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds: give a finite number >= 0 "
-                         f"(or unset it for {LOCK_TIMEOUT_S:g})", setting=LOCK_TIMEOUT_ENV)
-    return value
-
-
 def refuse_special_file(fd: int, path: Path) -> os.stat_result:
     """The file's stat; NotALog when it is not a regular file (a FIFO, a device, a socket, a folder)."""
     info = os.fstat(fd)
@@ -107,7 +91,7 @@ def refuse_special_file(fd: int, path: Path) -> os.stat_result:
 def _open_log(log_path: Path) -> Held:
     """The log opened read-write for appending (created empty when missing), a regular file; never blocks on
     a FIFO. Raises NoFolder when its folder is missing, NotALog when the path cannot be a log."""
-    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | BINARY
     try:
         try:
             fd, created = os.open(log_path, flags), False
@@ -151,31 +135,47 @@ def _still_named(held: Held, log_path: Path) -> bool:
     return (now.st_dev, now.st_ino) == held.identity
 
 
-def _acquire(log_path: Path, on_wait: Callable[[str], None] | None) -> Held:
-    """Open the log and lock it, polling; say once that it waits; give up after the timeout."""
-    timeout = lock_timeout_s()
-    began = time.monotonic()
-    announced = False
-    while True:
-        held = _open_log(log_path)
-        while not _try_lock(held.fd):
-            waited = time.monotonic() - began
-            if not announced and waited >= min(LOCK_NOTICE_S, timeout) and on_wait is not None:
-                on_wait(f"waiting for the lock on {log_path}: another batchlog command is appending to it "
-                        f"(giving up after {timeout:g}s)")
-                announced = True
-            if waited >= timeout:
-                os.close(held.fd)
-                raise LockTimeout(
-                    f"the lock on {log_path} was held for more than {timeout:g}s by another command: "
-                    f"retry, or raise {LOCK_TIMEOUT_ENV}",
-                    path=str(log_path),
-                )
+class _Locking:
+    """The log's descriptor while its lock is being taken, opened at the first try and again when the path
+    comes to name another file meanwhile (a salvage renamed a new one into place, a refused first append
+    removed the one it made)."""
+
+    def __init__(self, log_path: Path) -> None:
+        self.log_path = log_path
+        self.held: Held | None = None
+
+    def within(self, seconds: float) -> bool:
+        """Whether the lock is taken, polled for at most `seconds` (0: one try), on the file the path names."""
+        deadline = time.monotonic() + seconds
+        while True:
+            if self.held is None:
+                self.held = _open_log(self.log_path)
+            if _try_lock(self.held.fd):
+                if _still_named(self.held, self.log_path):
+                    return True
+                _unlock(self.held.fd)
+                self.close()
+                continue
+            if time.monotonic() >= deadline:
+                return False
             time.sleep(LOCK_POLL_S)
-        if _still_named(held, log_path):
-            return held
-        _unlock(held.fd)
-        os.close(held.fd)
+
+    def close(self) -> None:
+        if self.held is not None:
+            os.close(self.held.fd)
+            self.held = None
+
+
+def _acquire(log_path: Path, on_wait: OnWait) -> Held:
+    """Open the log and lock it (see engine/recorders/wait.py for how long it waits and what it says)."""
+    wait = LockWait(str(log_path), on_wait)
+    locking = _Locking(log_path)
+    try:
+        wait.take(locking.within)
+    except BaseException:
+        locking.close()
+        raise
+    return locking.held
 
 
 def _remove_if_unused(held: Held, log_path: Path) -> None:
@@ -188,7 +188,7 @@ def _remove_if_unused(held: Held, log_path: Path) -> None:
 
 
 @contextmanager
-def exclusive(log_path: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[Held]:
+def exclusive(log_path: Path, on_wait: OnWait = None) -> Iterator[Held]:
     """Hold the lock of the log at `log_path` for the body; say so once if it must wait."""
     held = _acquire(log_path, on_wait)
     try:

@@ -13,10 +13,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from batchlog.engine.chain import line_hash
-from batchlog.engine.recorders.pending import Marker
-from batchlog.engine.errors import LockTimeout
-from batchlog.engine.recorders.file_lock import LOCK_NOTICE_S, LOCK_TIMEOUT_ENV, lock_timeout_s
-from batchlog.engine.recorders.protocols import OnWait, StoredLines, split_payload
+from batchlog.engine.recorders.protocols import Marker
+from batchlog.engine.recorders.stored_lines import StoredLines, bytes_digest, linked_prefix, split_payload
+from batchlog.engine.recorders.wait import LockWait, OnWait
 from batchlog.engine.scan import Position
 
 
@@ -33,14 +32,8 @@ _LOGS: dict[str, _Kept] = {}
 _LOGS_LOCK = threading.Lock()
 
 
-def forget(name: str) -> None:
-    """Drop the memory log `name` (tests start afresh)."""
-    with _LOGS_LOCK:
-        _LOGS.pop(name, None)
-
-
 class MemoryRecorder:
-    """The memory log named `name`."""
+    """The memory log named `name` (it keeps its snapshots: `KeepsSnapshots`)."""
 
     path = None
 
@@ -61,9 +54,6 @@ class MemoryRecorder:
     def unfinished(self) -> Marker:
         return Marker()
 
-    def all_lines(self) -> list[bytes]:
-        return list(self.kept.lines)
-
     def load_snapshot(self, name: str) -> bytes | None:
         return self.kept.snapshots.get(name)
 
@@ -74,10 +64,6 @@ class MemoryRecorder:
         return sorted(self.kept.snapshots)
 
     def chain_through(self, line: int) -> tuple[int, str] | None:
-        """(bytes, hash of line `line`) of the first `line` lines when each line's `prev` is the hash of the
-        line before it; None when the log does not hold them so."""
-        from batchlog.engine.snapshots.stored_chain import linked_prefix
-
         return linked_prefix(self.kept.lines[:line], line)
 
     def rewrites(self) -> int | None:
@@ -90,16 +76,7 @@ class MemoryRecorder:
     @contextmanager
     def locked(self, on_wait: OnWait) -> Iterator[MemorySession]:
         lock = self.kept.lock
-        if not lock.acquire(blocking=False):
-            timeout = lock_timeout_s()
-            notice = min(LOCK_NOTICE_S, timeout)
-            if not _acquire(lock, notice):
-                if on_wait is not None:
-                    on_wait(f"waiting for the lock on {self.address}: another batchlog command is appending to it "
-                            f"(giving up after {timeout:g}s)")
-                if not _acquire(lock, timeout - notice):
-                    raise LockTimeout(f"the lock on {self.address} was held for more than {timeout:g}s by another "
-                                      f"command: retry, or raise {LOCK_TIMEOUT_ENV}", path=self.address)
+        LockWait(self.address, on_wait).take(lambda seconds: _acquire(lock, seconds))
         try:
             yield MemorySession(self)
         finally:
@@ -107,6 +84,7 @@ class MemoryRecorder:
 
 
 def _acquire(lock: threading.Lock, seconds: float) -> bool:
+    """Whether `lock` is taken within `seconds` (0: only when it is free now)."""
     return lock.acquire(timeout=seconds) if seconds > 0 else lock.acquire(blocking=False)
 
 
@@ -135,11 +113,13 @@ class MemorySession:
         kept.lines = kept.lines[: position.line] + split_payload(payload)
         return len(kept.lines)
 
-    def keep_copy(self, name: str) -> None:
-        """Copy every line of the log, as it is, to the memory log `name` (the damaged copy a salvage keeps)."""
+    def keep_copy(self, suffix: str) -> tuple[str, str]:
+        """Copy every line of the log, as it is, to the memory log of its name + `suffix`."""
+        name = f"{self.recorder.name}{suffix}"
         MemoryRecorder(name).kept.lines = list(self.recorder.kept.lines)
+        return name, bytes_digest(self.lines(Position(), None))
 
-    def cut_back(self, keep: int, line: bytes, head: tuple[int, str, int]) -> None:
+    def cut_back(self, keep: int, kept_bytes: int, line: bytes) -> None:
         kept = self.recorder.kept
         kept.lines = [*kept.lines[:keep], line]
         kept.snapshots.clear()

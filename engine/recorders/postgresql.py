@@ -18,11 +18,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from batchlog.engine.recorders.pending import Marker
-from batchlog.engine.errors import LockTimeout, LogDamaged, StoreUnavailable, WriteFailed
-from batchlog.engine.recorders.file_lock import LOCK_TIMEOUT_ENV, lock_timeout_s
+from batchlog.engine.chain import GENESIS, line_hash
+from batchlog.engine.errors import LogDamaged, StoreUnavailable, WriteFailed
 from batchlog.engine.recorders.postgresql_schema import connect, driver, first_line
-from batchlog.engine.recorders.protocols import OnWait, StoredLines, split_payload
+from batchlog.engine.recorders.protocols import Marker
+from batchlog.engine.recorders.stored_lines import StoredLines, bytes_digest, split_payload
+from batchlog.engine.recorders.wait import LockWait, OnWait
 from batchlog.engine.scan import Position
 
 FETCH_ROWS = 5000
@@ -45,7 +46,8 @@ FROM linked
 
 
 class PostgresRecorder:
-    """The log `name` in the database `dsn` reaches (`shown`: the address, without its password)."""
+    """The log `name` in the database `dsn` reaches (`shown`: the address, without its password); it keeps its
+    snapshots (`KeepsSnapshots`)."""
 
     path = None
 
@@ -132,8 +134,6 @@ class PostgresRecorder:
         return self.query("SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s", (self.name,))
 
     def chain_through(self, line: int) -> tuple[int, str] | None:
-        from batchlog.engine.chain import GENESIS
-
         count, size, broken, last = self.query(_CHAIN, {"log": self.name, "n": line, "genesis": GENESIS})
         return (int(size), last) if count == line and broken == 0 and last is not None else None
 
@@ -150,8 +150,6 @@ class PostgresRecorder:
         return None if found is None else found[0]
 
     def line_hash_at(self, line: int) -> str | None:
-        from batchlog.engine.chain import line_hash
-
         found = self.query("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.name, line))
         return None if found is None else line_hash(found[0].encode())
 
@@ -207,30 +205,29 @@ class PostgresRecorder:
                     self.close()
 
     def _lock(self, conn: Any, on_wait: OnWait) -> tuple[int, str, int]:
-        """Lock the log's row (made first when missing) and return its head: NOWAIT first, then say so and
-        wait, at most BATCHLOG_LOCK_TIMEOUT."""
+        """Lock the log's row (made first when missing) and return its head: NOWAIT first, then said at once and
+        waited for on the server (a wait cut in two would lose its place in the row's queue), at most
+        BATCHLOG_LOCK_TIMEOUT."""
         psycopg2 = driver()
-        timeout = lock_timeout_s()
-        bound = f"SET LOCAL lock_timeout = {max(1, int(timeout * 1000))};"
-        with conn.cursor() as cur:
-            try:
-                cur.execute(bound + _HEAD + " NOWAIT", (self.name,))
-                head = cur.fetchone()
-            except psycopg2.errors.LockNotAvailable:
-                conn.rollback()
-                if on_wait is not None:
-                    on_wait(f"waiting for the lock on {self.address}: another batchlog command is appending to it "
-                            f"(giving up after {timeout:g}s)")
+        wait = LockWait(self.address, on_wait, notice_s=0)
+        heads: list[tuple[int, str, int] | None] = []
+
+        def lock_within(seconds: float) -> bool:
+            # The bound holds for every wait of the transaction (the INSERT below may wait on another's too).
+            bound = f"SET LOCAL lock_timeout = {max(1, int((seconds or wait.timeout) * 1000))};"
+            with conn.cursor() as cur:
                 try:
-                    if timeout <= 0:
-                        raise
-                    cur.execute(bound + _HEAD, (self.name,))
-                    head = cur.fetchone()
+                    cur.execute(bound + _HEAD + ("" if seconds else " NOWAIT"), (self.name,))
                 except psycopg2.errors.LockNotAvailable:
                     conn.rollback()
-                    raise LockTimeout(f"the lock on {self.address} was held for more than {timeout:g}s by another "
-                                      f"command: retry, or raise {LOCK_TIMEOUT_ENV}", path=self.address) from None
-            if head is None:
+                    return False
+                heads.append(cur.fetchone())
+            return True
+
+        wait.take(lock_within)
+        head = heads[-1]
+        if head is None:
+            with conn.cursor() as cur:
                 cur.execute("INSERT INTO batchlog.logs (name) VALUES (%s) ON CONFLICT DO NOTHING;" + _HEAD,
                             (self.name, self.name))
                 head = cur.fetchone()
@@ -256,8 +253,6 @@ class PostgresSession:
 
     def grown_since(self, token: Any, position: Position) -> bool:
         """The head moved on from the token's, and the token's last line is still there, unchanged."""
-        from batchlog.engine.chain import line_hash
-
         if self.head[0] <= token[0]:
             return False
         with self.conn.cursor() as cur:
@@ -266,8 +261,6 @@ class PostgresSession:
         return found is not None and line_hash(found[0].encode()) == position.hash == token[1]
 
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, str, int]:
-        from batchlog.engine.chain import line_hash
-
         head_seq, head_hash, length = self.head
         if (position.line, position.hash, end) != (head_seq, head_hash, length):
             raise LogDamaged(f"{self.recorder.address}: its head (seq {head_seq}) is not its last line (line "
@@ -296,17 +289,20 @@ class PostgresSession:
 
     # -- salvage: the damaged lines kept as a log of their own, the log cut back ------------------
 
-    def keep_copy(self, name: str) -> None:
-        """Copy every line of the log, as it is, to the new log `name` (the damaged copy a salvage keeps)."""
+    def keep_copy(self, suffix: str) -> tuple[str, str]:
+        """Copy every line of the log, as it is, to the new log of its name + `suffix`."""
+        name = f"{self.recorder.name}{suffix}"
         with self.conn.cursor() as cur:
             cur.execute("INSERT INTO batchlog.logs (name, head_seq, head_hash, byte_length) "
                         "SELECT %(copy)s, head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %(log)s;"
                         "INSERT INTO batchlog.events (log, seq, line) "
                         "SELECT %(copy)s, seq, line FROM batchlog.events WHERE log = %(log)s",
                         {"copy": name, "log": self.recorder.name})
+        return name, bytes_digest(self.lines(Position(), None))
 
-    def cut_back(self, keep: int, line: bytes, head: tuple[int, str, int]) -> None:
-        """Keep lines 1..`keep`, then `line`; the log's snapshots go (they may rest on dropped lines)."""
+    def cut_back(self, keep: int, kept_bytes: int, line: bytes) -> None:
+        """Keep lines 1..`keep`, then `line` (line n holds seq n); the log's snapshots go."""
+        head = (keep + 1, line_hash(line), kept_bytes + len(line) + 1)
         with self.conn.cursor() as cur:
             cur.execute("DELETE FROM batchlog.events WHERE log = %(log)s AND seq > %(keep)s;"
                         "DELETE FROM batchlog.snapshots WHERE log = %(log)s",

@@ -1,5 +1,15 @@
-"""What a recorder is: the keeper of a log's lines. The log logic (engine/log.py) asks it for lines and
-hands it lines to keep; it knows nothing of JSON, chains or events.
+"""What a recorder is: the keeper of a log's lines, and every capability the engine asks of one.
+
+The log logic (engine/log.py) asks a `Recorder` for lines and, holding its lock (a `Session`), hands it lines
+to keep; it knows nothing of JSON, chains or events. Beyond that, the engine asks some recorders for more,
+each a capability of its own:
+
+- `KeepsSnapshots`: the recorder keeps the log's snapshots beside its lines and vouches for the lines a
+  snapshot covers (memory, PostgreSQL; used by engine/snapshots/stored.py);
+- `ReadableAtOffsets`: the log is one file of bytes, read at offsets (the file; engine/snapshots/file.py
+  checks the bytes a snapshot covers through it);
+- `Rewritable`: a session that can keep a copy of the log and cut it back (every recorder; used by
+  engine/salvage.py).
 
 Three recorders: `file` (engine/recorders/file.py: the JSONL file, its lock, fsync, torn tail and
 `.pending` marker), `memory` (engine/recorders/memory.py: tests) and `postgresql`
@@ -10,16 +20,30 @@ have in a file whatever keeps them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from batchlog.engine.recorders.pending import Marker
-from batchlog.engine.lines import BLOCK_BYTES
-from batchlog.engine.scan import Position
+import attrs
 
-OnWait = Callable[[str], None] | None
+from batchlog.engine.recorders.wait import OnWait
+
+if TYPE_CHECKING:
+    from batchlog.engine.scan import Position
+
+ReadAt = Callable[[int, int], bytes]  # (offset, size) -> up to `size` bytes of the log from `offset`
+
+
+@attrs.frozen
+class Marker:
+    """What a recorder knows of a command whose append never finished (only a file's `.pending` marker can
+    know of one, engine/recorders/file_pending.py): where it starts (None: nowhere), and why a marker that is
+    there was ignored ("" when it was obeyed, stale or absent)."""
+
+    start: int | None = None
+    ignored: str = ""
+    present: bool = False
 
 
 class LineSource(Protocol):
@@ -55,6 +79,18 @@ class Session(Protocol):
         durable once the session ends. Returns a token for `unchanged`."""
 
 
+class Rewritable(Session, Protocol):
+    """A session that can rewrite the log rather than append to it: what a salvage does, under the lock."""
+
+    def keep_copy(self, suffix: str) -> tuple[str, str]:
+        """Keep every byte the log holds, as it is, as a log of its own, named as the log is with `suffix`
+        added (a file: beside it); the copy's name and the SHA-256 of its bytes."""
+
+    def cut_back(self, keep: int, kept_bytes: int, line: bytes) -> None:
+        """Make the log its first `keep` lines (`kept_bytes` bytes), then `line`: all or none. The snapshots a
+        recorder keeps itself (`KeepsSnapshots`) go: they may rest on the lines dropped."""
+
+
 class Recorder(Protocol):
     """Where a log's lines are kept."""
 
@@ -74,42 +110,38 @@ class Recorder(Protocol):
         """Hold the log's lock for one append (waits bounded, announced once through `on_wait`)."""
 
 
-class StoredLines:
-    """A `LineSource` over lines kept apart (a list, rows): blocks of whole lines, offsets counted as a file's.
+@runtime_checkable
+class KeepsSnapshots(Recorder, Protocol):
+    """A recorder that keeps the log's snapshots itself (by projection name) and vouches for the lines one
+    covers: a log kept apart from files, whose lines a snapshot cannot check by their bytes' CRC."""
 
-    `rows` yields the lines after `start` in order, without their newlines; a stored log has no torn tail.
-    """
+    def load_snapshot(self, name: str) -> bytes | None:
+        """The snapshot of the projection `name` as stored (None: none)."""
 
-    def __init__(self, rows: Iterable[bytes], start: Position, limit: int | None = None) -> None:
-        self.rows = rows
-        self.start = start
-        self.limit = limit
-        self.end = start.offset
-        self.torn = 0
+    def store_snapshot(self, name: str, body: bytes) -> None:
+        """Keep `body` as the snapshot of the projection `name` (a cache: one that cannot be kept is not)."""
 
-    def blocks(self) -> Iterator[list[bytes]]:
-        block: list[bytes] = []
-        size = 0
-        end = self.end
-        for line in self.rows:
-            if self.limit is not None and end + size + len(line) + 1 > self.limit:
-                break
-            block.append(line)
-            size += len(line) + 1
-            if size >= BLOCK_BYTES:
-                self.end = end = end + size
-                yield block
-                block, size = [], 0
-        if block:
-            self.end = end + size
-            yield block
+    def snapshot_names(self) -> list[str]:
+        """The names of the projections it keeps a snapshot of, in order."""
+
+    def rewrites(self) -> int | None:
+        """How many times a line was changed or removed other than by an append (None: not counted)."""
+
+    def line_hash_at(self, line: int) -> str | None:
+        """The hash of line `line` (from 1); None when the log has no such line."""
+
+    def chain_through(self, line: int) -> tuple[int, str] | None:
+        """(bytes, hash of line `line`) of the first `line` lines when each line's `prev` is the hash of the
+        line before it; None when the log does not hold them so."""
 
 
-def joined(lines: Sequence[bytes]) -> bytes:
-    """The bytes a file would hold for `lines`."""
-    return b"".join(line + b"\n" for line in lines)
+class ReadableAtOffsets(Recorder, Protocol):
+    """A recorder whose log is one file of bytes: what a file's snapshots check the bytes they cover with."""
 
+    path: Path
 
-def split_payload(payload: bytes) -> list[bytes]:
-    """The lines of an append's payload, without their newlines."""
-    return payload[:-1].split(b"\n")
+    def signature(self) -> tuple[int, ...] | None:
+        """What any change of the log's bytes moves (a file's inode, size and times); None: it cannot be read."""
+
+    def reading(self) -> AbstractContextManager[ReadAt]:
+        """The log opened for reads at offsets while the body runs (OSError when it cannot be opened)."""

@@ -12,14 +12,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
-import orjson
 
+from batchlog.engine.address import recorder_for
+from batchlog.engine.log import EventLog
+from batchlog.engine.recorders.protocols import KeepsSnapshots
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position
-from batchlog.engine.snapshots.file import _ABSENT, FORMAT, Snapshots, _cattrs, _position, _state_type, read_authentic
+from batchlog.engine.snapshots.document import converter, current_position, fold_key, state_type
+from batchlog.engine.snapshots.file import ABSENT, Snapshots, read_authentic
+from batchlog.engine.snapshots.key import opened
 
 if TYPE_CHECKING:
-    from batchlog.engine.log import EventLog, Projection
+    from batchlog.engine.log import Projection
 
 
 @attrs.frozen
@@ -37,13 +41,10 @@ def check_snapshots(path: Path | str, readers: Iterable[tuple[Registry, Iterable
     """A verdict per snapshot of the log at `path` (a file's: each file in its snapshot folder; a stored log's:
     each its recorder keeps), in name order. `readers`: the registries logs are read with and the projections
     each folds (a snapshot is keyed to both)."""
-    from batchlog.engine.address import recorder_for
-    from batchlog.engine.log import EventLog
-
     by_name = {projection.name: (registry, projection) for registry, projections in readers
                for projection in projections}
     recorder = recorder_for(path)
-    if recorder.path is None:
+    if isinstance(recorder, KeepsSnapshots):
         return [_stored_verdict(recorder, name, by_name) for name in recorder.snapshot_names()]
     path = recorder.path
     try:
@@ -55,51 +56,36 @@ def check_snapshots(path: Path | str, readers: Iterable[tuple[Registry, Iterable
     for file in files:
         registry, projection = by_name.get(file.stem, (None, None))
         log = EventLog(path, registry) if registry is not None else None
-        verdicts.append(_verdict(log, file, projection))
+        verdicts.append(_verdict_of(log, str(file), read_authentic(file), projection))
     return verdicts
 
 
-def _stored_verdict(recorder, name: str, by_name: dict) -> SnapshotVerdict:
+def _stored_verdict(recorder: KeepsSnapshots, name: str, by_name: dict) -> SnapshotVerdict:
     """The verdict on the snapshot `name` a stored log's recorder keeps (authenticated as a file's is)."""
-    from batchlog.engine.log import EventLog
-    from batchlog.engine.snapshots.key import snapshot_is_authentic, snapshot_key
-
     registry, projection = by_name.get(name, (None, None))
     log = EventLog(recorder, registry) if registry is not None else None
     stored = recorder.load_snapshot(name)
-    if stored is None:
-        return _verdict_of(log, f"the snapshot {name} of {recorder.address}", _ABSENT, projection)
-    tag, _, body = stored.partition(b"\n")
-    secret = snapshot_key()
-    authentic = secret is not None and snapshot_is_authentic(secret, body, tag)
-    return _verdict_of(log, f"the snapshot {name} of {recorder.address}", body if authentic else None, projection)
-
-
-def _verdict(log: EventLog | None, path: Path, projection: Projection | None) -> SnapshotVerdict:
-    return _verdict_of(log, str(path), read_authentic(path), projection)
+    shown = f"the snapshot {name} of {recorder.address}"
+    return _verdict_of(log, shown, ABSENT if stored is None else opened(stored), projection)
 
 
 def _verdict_of(log: EventLog | None, shown: str, body: bytes | None, projection: Projection | None
                 ) -> SnapshotVerdict:
-    """The verdict on one snapshot whose authenticated body is `body` (None: not authentic; `_ABSENT`: gone)."""
+    """The verdict on one snapshot whose authenticated body is `body` (None: not authentic; `ABSENT`: gone)."""
     if body is None:
         return SnapshotVerdict(shown, False, f"{shown} is not authentic (edited, forged, or written by another "
                                              "user): never used; remove it")
-    if body is _ABSENT:
+    if body is ABSENT:
         return SnapshotVerdict(shown, None, f"{shown} went away while it was checked")
-    state_type = None if projection is None else _state_type(projection)
-    if log is None or projection is None or state_type is None:
+    decoded = None if projection is None else state_type(projection)
+    if log is None or projection is None or decoded is None:
         return SnapshotVerdict(shown, None, f"{shown} is not a snapshot of a view this batchlog has: never used")
-    try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        doc = None
-    found = _position(doc) if type(doc) is dict else None
-    if found is None or doc.get("format") != FORMAT or doc.get("key") != Snapshots._key(log, projection, state_type):
+    found = current_position(body, fold_key(log, projection, decoded))
+    if found is None:
         return SnapshotVerdict(shown, None, f"{shown} was written by another version of batchlog: never used")
-    position: Position = found[0]
+    doc, (position, _, _) = found
     try:
-        state = _cattrs().structure(doc.get("state"), state_type)
+        state = converter().structure(doc.get("state"), decoded)
     except Exception:  # noqa: BLE001 - a state that does not decode is never used either
         return SnapshotVerdict(shown, False, f"{shown} holds a state that does not decode: never used; remove it")
     replayed = log.fold(projection, projection.initial, Position(), at=position.seq)

@@ -1,4 +1,5 @@
-"""The per-user key that authenticates snapshots: HMAC-SHA256 over a snapshot's bytes.
+"""The per-user key that authenticates snapshots: HMAC-SHA256 over a snapshot's bytes, kept as a tag on the
+snapshot's first line (`sealed`), checked before a byte of it is believed (`opened`).
 
 A plain checksum can be recomputed by anyone who can write the log's folder; an HMAC needs the key, which
 lives outside that folder: `BATCHLOG_SNAPSHOT_KEY` (tests), else a file in the user's cache folder
@@ -99,3 +100,18 @@ def snapshot_is_authentic(key: bytes, body: bytes, tag: bytes) -> bool:
     import hmac
 
     return hmac.compare_digest(authenticate_snapshot(key, body), tag)
+
+
+def sealed(body: bytes) -> bytes | None:
+    """A snapshot as it is kept: the tag of `body` under the user's key, a newline, `body`; None when there is no
+    key (a snapshot could then not be trusted, so none is kept)."""
+    key = snapshot_key()
+    return None if key is None else authenticate_snapshot(key, body) + b"\n" + body
+
+
+def opened(kept: bytes) -> bytes | None:
+    """The body of a snapshot as kept, when its tag verifies under the user's key; None otherwise (edited,
+    forged, written by another user, or no key to check it with)."""
+    tag, newline, body = kept.partition(b"\n")
+    key = snapshot_key() if newline else None
+    return body if key is not None and snapshot_is_authentic(key, body, tag) else None

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, LockTimeout, LogDamaged, NotALog, open_log, verify
 from batchlog.engine.chain import line_hash
-from batchlog.engine.recorders.pending import marker_text
+from batchlog.engine.recorders.file_pending import marker_text
 from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
 from batchlog.engine.snapshots.file import Snapshots
 from tests.clirunner import invoke

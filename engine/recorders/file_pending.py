@@ -1,6 +1,6 @@
-"""What makes an append all-or-none and durable: the `.pending` marker of a command of several lines,
-folder fsyncs, and putting a failed write back. Files only; called by the append under its lock (the
-readers' check aside, which takes no lock).
+"""The file recorder's `.pending` marker: what makes an append of several lines all-or-none on disk. Called
+by the file recorder (engine/recorders/file.py) under the log's lock, except the readers' check, which takes
+no lock.
 
 A write of several lines killed part way (the kernel may stop a long write at a page boundary on
 SIGKILL; a power cut may keep some pages and not others) can leave some of a command's lines whole on
@@ -22,16 +22,15 @@ import os
 import stat
 from pathlib import Path
 
-import attrs
-
 from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.errors import NotALog, WriteFailed
+from batchlog.engine.files import BINARY, fsync_folder
 from batchlog.engine.lines import MAX_LINE_BYTES
+from batchlog.engine.recorders.protocols import Marker
 
 PENDING_SUFFIX = ".pending"
 MARKER_BYTES_MAX = 4096  # a marker holds two numbers and two hashes; anything longer is garbled anyway
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-BINARY = getattr(os, "O_BINARY", 0)  # for os.open: Windows would otherwise write "\n" as "\r\n"
 
 
 def marker_path(log_path: Path) -> Path:
@@ -86,16 +85,6 @@ def write_marker(path: Path, end: int, length: int, before: str = GENESIS, first
                           path=str(log), errno=exc.errno) from None
 
 
-@attrs.frozen
-class Marker:
-    """What the `.pending` marker says about the log: where an unfinished command starts (None: nowhere),
-    and why a marker that is there was ignored ("" when it was obeyed, stale or absent)."""
-
-    start: int | None = None
-    ignored: str = ""
-    present: bool = False
-
-
 def check_marker_belongs(log_path: Path, marker: Path) -> Marker:
     """Whether the marker names an unfinished command of this very log: some of the command's bytes are on
     disk but not all, the line before them hashes as the marker says, and the first line after them too.
@@ -138,8 +127,6 @@ def _line_before(log_path: Path, end: int) -> str | None:
             window *= 4
 
 
-
-
 def _first_line_matches(log_path: Path, end: int, size: int, first: str) -> bool:
     """Whether the bytes after `end` start with the command's first line (or are a piece of it, unfinished)."""
     with open(log_path, "rb", buffering=0) as fh:
@@ -147,12 +134,6 @@ def _first_line_matches(log_path: Path, end: int, size: int, first: str) -> bool
         piece = fh.read(min(size - end, MAX_LINE_BYTES + 1))
     cut = piece.find(b"\n")
     return cut < 0 or line_hash(piece[:cut]) == first
-
-
-def unfinished_command_start(log_path: Path, marker: Path) -> int | None:
-    """Where a command being written (or killed part way) starts, when some of its lines are on disk
-    but not all: readers stop there, so they never see part of a command."""
-    return check_marker_belongs(log_path, marker).start
 
 
 def cut_unfinished_command(log_path: Path, marker: Path) -> Marker:
@@ -182,33 +163,3 @@ def cut_unfinished_command(log_path: Path, marker: Path) -> Marker:
                           path=str(log_path)) from None
     return found
 
-
-def put_back(fd: int, end: int) -> None:
-    """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
-    try:
-        os.ftruncate(fd, end)
-        os.fsync(fd)
-    except OSError:
-        pass
-
-
-def remove_quietly(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
-
-
-def fsync_folder(folder: Path) -> None:
-    """Make the folder's entries durable (a new file, a removed one); best effort where folders
-    cannot be opened (Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -1,0 +1,109 @@
+"""The snapshot document, the same whatever keeps it: a projection's folded state, where the fold stopped
+and the key of the code that folded it, as JSON; whether a document is current for the code reading it.
+
+Kept and checked by the file store (engine/snapshots/file.py) and the stored one (engine/snapshots/stored.py),
+compared with a replay by `log verify --snapshots` (engine/snapshots/check.py). No pickle: the state goes
+through cattrs into the declared types, so a snapshot holds data and can never run code; cattrs is imported
+only when a snapshot is read or written.
+"""
+
+from __future__ import annotations
+
+import re
+from hashlib import sha256
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import orjson
+
+from batchlog.engine.fold_version import SNAPSHOT_FORMAT, version_of
+from batchlog.engine.scan import Position
+
+if TYPE_CHECKING:
+    from batchlog.engine.log import EventLog, Projection, Replayed
+
+FORMAT = SNAPSHOT_FORMAT  # 2: authenticated with the user's key (HMAC) instead of a plain SHA-256
+SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
+_HEX64 = "[0-9a-f]{64}"  # a line hash (re.fullmatch compiles it once, when a snapshot is read)
+
+_converter = None
+
+
+def converter() -> Any:
+    """The cattrs converter states go through (cattrs is imported only when a snapshot is read or written)."""
+    global _converter
+    if _converter is None:
+        from cattrs.preconf.orjson import make_converter
+
+        _converter = make_converter()
+    return _converter
+
+
+def state_type(projection: Projection) -> type | None:
+    """The class a projection's snapshots decode its state into (None: it is never snapshotted)."""
+    declared = getattr(projection, "state_type", None)
+    if declared is not None:
+        return declared
+    initial = type(projection.initial)
+    return initial if attrs.has(initial) else None
+
+
+def clean(replayed: Replayed) -> bool:
+    """Whether a snapshot may be taken of a replay: it met no damage and nothing newer, and folded something."""
+    return replayed.bad == 0 and not replayed.newer and replayed.position.seq > 0
+
+
+def fold_key(log: EventLog, projection: Projection, state_type: type) -> str:
+    """The key a snapshot is kept under: this format, the projection's name and `version` (a hash of the code
+    that folds), its state type, and the registry's types and versions; any change orphans old snapshots."""
+    types = sorted((t.name, t.version, len(t.upcasters)) for t in log.registry.by_name.values())
+    return sha256(orjson.dumps([FORMAT, projection.name, version_of(projection),
+                                f"{state_type.__module__}.{state_type.__qualname__}", types])).hexdigest()
+
+
+def document(key: str, projection: Projection, state_type: type, state: Any, position: Position,
+             vouchers: dict[str, Any]) -> bytes | None:
+    """The snapshot of `state` at `position`, with what vouches for the lines it covers (`vouchers`: a file's
+    CRC, a stored log's rewrites count); None when the state does not read back equal (cattrs cannot carry it
+    faithfully), since such a snapshot could change an answer."""
+    try:
+        data = converter().unstructure(state, state_type)
+        body = orjson.dumps({
+            "format": FORMAT, "key": key, "projection": projection.name,
+            "position": {"line": position.line, "seq": position.seq, "offset": position.offset,
+                         "hash": position.hash, "at": position.at},
+            **vouchers, "state": data,
+        })
+        if converter().structure(orjson.loads(body)["state"], state_type) != state:
+            return None
+    except Exception:  # noqa: BLE001 - a state cattrs cannot carry faithfully is simply not cached
+        return None
+    return body
+
+
+def current_position(body: bytes, key: str) -> tuple[dict, tuple[Position, int, int]] | None:
+    """The snapshot document in `body` and where it stands (position, line start, prefix CRC), when it is one
+    this code wrote for this projection; None when it is stale: written by another format or other code
+    (its key differs), or not a snapshot at all. Whether the log still holds what it covers is the store's
+    check (the bytes' CRC for a file, the chain for a stored log)."""
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
+        return None
+    found = _position(doc)
+    return None if found is None else (doc, found)
+
+
+def _position(doc: dict) -> tuple[Position, int, int] | None:
+    raw = doc.get("position")
+    line_start, crc = doc.get("line_start"), doc.get("prefix_crc")
+    if type(raw) is not dict or type(line_start) is not int or type(crc) is not int:
+        return None
+    line, seq, offset, digest, at = (raw.get(k) for k in ("line", "seq", "offset", "hash", "at"))
+    if not all(type(v) is int and v > 0 for v in (line, seq, offset)) or not 0 <= line_start < offset:
+        return None
+    if type(digest) is not str or not re.fullmatch(_HEX64, digest) or type(at) is not str:
+        return None
+    return Position(line, seq, offset, digest, at), line_start, crc
