@@ -22,7 +22,8 @@ from bench.workloads import (
     write_lines,
     write_log,
 )
-from batchlog.engine import EventLog, Snapshots, open_log
+from batchlog.engine import EventLog, open_log
+from batchlog.engine.snapshots.file import Snapshots
 
 # The seeds: $BATCHLOG_SEEDS, else ../shared/seeds/extracted beside the checkout (as the tests find them).
 SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")

@@ -12,7 +12,9 @@ from typing import Any
 import attrs
 import orjson
 
-from batchlog.engine import Event, EventType, Position, Projection, Registry, code_version
+from batchlog.engine import Event, EventType, Projection, Registry
+from batchlog.engine.fold_version import code_version
+from batchlog.engine.scan import Position
 from batchlog.engine.chain import line_hash
 from batchlog.engine.envelope import encode_line
 

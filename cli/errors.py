@@ -21,7 +21,7 @@ Render = Callable[[BaseException, int], None]
 
 def exit_code(error: BaseException) -> int:
     """The documented exit code of `error`: a log that cannot be trusted 3, a bad setting 2, the rest 1."""
-    from batchlog.engine import BadSetting, LogError
+    from batchlog.engine.errors import BadSetting, LogError
 
     if isinstance(error, LogError):
         return EXIT_UNTRUSTED

@@ -54,7 +54,7 @@ def fast_view(args: list[str]) -> int | None:
 def _store(store: object, log: object) -> stores.Store | None:
     """The store the options and BATCHLOG_STORE choose; None for a value they cannot take (typer then says what is
     wrong)."""
-    from batchlog.engine import BadSetting
+    from batchlog.engine.errors import BadSetting
 
     try:
         if store is not None:

@@ -20,7 +20,8 @@ import attrs
 from batchlog.cli.folders import LOG_NAME
 
 if TYPE_CHECKING:
-    from batchlog.engine import EventLog, Registry, Report
+    from batchlog.engine import EventLog, Registry
+    from batchlog.engine.verify import Report
 
 STORE_ENV = "BATCHLOG_STORE"
 FILE = "file"
@@ -110,7 +111,7 @@ class Store:
 def chosen(store: str | None = None, log: str | None = None) -> Store:
     """The store the options name (checked by the option parsers), else BATCHLOG_STORE's, else the file.
     BadSetting (a usage error, exit 2) for a BATCHLOG_STORE that names no store, or --log with the file store."""
-    from batchlog.engine import BadSetting
+    from batchlog.engine.errors import BadSetting
 
     given = store
     if store is None:
@@ -145,7 +146,7 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
     the log NAME, by default the folder's name (BadSetting, exit 2, when that name is not a plain name)."""
     if store in (None, FILE):
         return str(folder / LOG_NAME)
-    from batchlog.engine import BadSetting
+    from batchlog.engine.errors import BadSetting
     from batchlog.engine.address import log_address as address_of
     from batchlog.engine.errors import BadAddress
 
@@ -202,6 +203,6 @@ def log_lines(log: EventLog) -> Iterator[bytes]:
 
 def verify_log(log: EventLog, registry: Registry) -> Report:
     """`batchlog log verify` of the log: every line checked."""
-    from batchlog.engine import verify
+    from batchlog.engine.verify import verify
 
     return verify(read_with(log, registry), registry)

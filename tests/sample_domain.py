@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import attrs
 
-from batchlog.engine import EventType, Projection, Registry, code_version
+from batchlog.engine import EventType, Projection, Registry
+from batchlog.engine.fold_version import code_version
 
 
 @attrs.frozen

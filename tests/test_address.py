@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from batchlog.engine import BadAddress, log_address, parse_address
-from batchlog.engine.address import check_log_name
+from batchlog.engine.address import check_log_name, log_address, parse_address
+from batchlog.engine.errors import BadAddress
 
 NAMES = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}", fullmatch=True)
 

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from batchlog.engine import EventLog, LogDamaged, Projection
+from batchlog.engine import EventLog, Projection
+from batchlog.engine.errors import LogDamaged
 from tests.sample_domain import REGISTRY, Count, CountingFold, NoteAdded, count
 
 

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from batchlog.cli import errors
-from batchlog.engine import BadSetting, EngineError, LockTimeout, LogDamaged, NotALog
+from batchlog.engine.errors import BadSetting, EngineError, LockTimeout, LogDamaged, NotALog
 from batchlog.projections.errors import BadInput, Refused, WrongLog
 from tests.clirunner import invoke
 

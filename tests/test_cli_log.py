@@ -5,7 +5,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from batchlog.engine import EventLog, Projection, Raw
+from batchlog.engine import EventLog, Projection
+from batchlog.engine.registry import Raw
 from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke
 

@@ -11,23 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import (
-    EventLog,
-    EventType,
-    LogDamaged,
-    NewerVersion,
-    NotALog,
-    Projection,
-    Raw,
-    Registry,
-    WriteFailed,
-    verify,
-)
+from batchlog.engine import EventLog, EventType, Projection, Registry
 from batchlog.engine.chain import GENESIS, line_hash
-from batchlog.engine.recorders.file_pending import marker_text
 from batchlog.engine.clock import CLOCK_ENV, now
-from batchlog.engine.errors import ClockError
+from batchlog.engine.errors import ClockError, LogDamaged, NewerVersion, NotALog, WriteFailed
 from batchlog.engine.lines import LineReader
+from batchlog.engine.recorders.file_pending import marker_text
+from batchlog.engine.registry import Raw
+from batchlog.engine.verify import verify
 from batchlog.projections.errors import Refused
 from tests.sample_domain import NOTES, REGISTRY, NoteAdded, NotesCleared
 

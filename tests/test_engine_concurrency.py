@@ -8,12 +8,13 @@ from pathlib import Path
 
 import orjson
 
-from batchlog.engine import EventLog, open_log, verify
+from batchlog.engine import EventLog, open_log
+from batchlog.engine.verify import verify
 from tests.sample_domain import COUNT, NOTES, REGISTRY
 
 WRITER = """
 import sys
-from engine import open_log
+from batchlog.engine import open_log
 from tests.sample_domain import COUNT, REGISTRY, NoteAdded
 log = open_log(sys.argv[1], REGISTRY)
 name, count = sys.argv[2], int(sys.argv[3])

@@ -16,7 +16,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from batchlog.engine import CannotEncode, EventLog, LockTimeout, LogDamaged, NewerVersion, Receipt, open_log, verify
+from batchlog.engine import EventLog, open_log
+from batchlog.engine.errors import CannotEncode, LockTimeout, LogDamaged, NewerVersion
+from batchlog.engine.verify import Receipt, verify
 from batchlog.engine.address import recorder_for
 from batchlog.engine.envelope import encode_line
 from batchlog.engine.salvage import salvage
@@ -284,7 +286,7 @@ class TestTrust:
 
 CLAIMER = """
 import sys
-from engine import open_log
+from batchlog.engine import open_log
 from tests.sample_domain import COUNT, REGISTRY, NoteAdded
 log = open_log(sys.argv[1], REGISTRY)
 for _ in range(int(sys.argv[2])):
@@ -434,7 +436,7 @@ def _line_at(path: Path, seq: int) -> tuple[str, str]:
 
 
 def test_importing_a_projection_or_using_a_file_log_loads_no_database_driver(tmp_path):
-    code = ("import sys; from engine import open_log; from tests.sample_domain import NOTES, REGISTRY, NoteAdded;"
+    code = ("import sys; from batchlog.engine import open_log; from tests.sample_domain import NOTES, REGISTRY, NoteAdded;"
             f"log = open_log({str(tmp_path / 'events.jsonl')!r}, REGISTRY);"
             "log.append(NOTES, lambda s: [NoteAdded('x')]); log.replay(NOTES);"
             "import batchlog.cli.main, batchlog.projections.tune.evolve, batchlog.projections.quick_batch.evolve;"

@@ -17,7 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import EventLog, EventType, Projection, Raw, Registry, Scan
+from batchlog.engine import EventLog, EventType, Projection, Registry
+from batchlog.engine.registry import Raw
+from batchlog.engine.scan import Scan
 from batchlog.engine.chain import line_hash
 from batchlog.engine.envelope import encode_line
 from batchlog.projections.catalog import all_types

@@ -15,18 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import (
-    EngineError,
-    EventLog,
-    EventType,
-    Projection,
-    Raw,
-    Registry,
-    Snapshots,
-    code_version,
-    open_log,
-)
-from batchlog.engine.snapshots.file import SNAPSHOT_EVERY
+from batchlog.engine import EngineError, EventLog, EventType, Projection, Registry, open_log
+from batchlog.engine.fold_version import code_version
+from batchlog.engine.registry import Raw
+from batchlog.engine.snapshots.document import SNAPSHOT_EVERY
+from batchlog.engine.snapshots.file import Snapshots
 from tests.sample_domain import CountingFold
 
 CLOCK = "2026-12-02T16:00:00Z"

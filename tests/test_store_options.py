@@ -14,7 +14,7 @@ import pytest
 import typer
 
 from batchlog.cli import store as stores
-from batchlog.engine import BadSetting
+from batchlog.engine.errors import BadSetting
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,8 @@ import attrs
 import orjson
 import pytest
 
-from batchlog.engine import EventLog, Projection, verify
+from batchlog.engine import EventLog, Projection
+from batchlog.engine.verify import verify
 from batchlog.projections.catalog import all_types
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.views.audit import CHECKS, LogReport, audit

@@ -12,7 +12,9 @@ import typer
 
 from batchlog.cli.options import At, Json
 from batchlog.cli.at_option import require_within_log
-from batchlog.engine import EventLog, NotALog, Receipt, verify
+from batchlog.engine import EventLog
+from batchlog.engine.errors import NotALog
+from batchlog.engine.verify import Receipt, verify
 from batchlog.projections.catalog import all_types
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)

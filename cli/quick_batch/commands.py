@@ -17,7 +17,8 @@ from typing import Any
 from batchlog import engine
 from batchlog.cli.quick_batch import files as io
 from batchlog.cli.store import Store
-from batchlog.engine import WriteFailed
+from batchlog.engine.clock import now_datetime
+from batchlog.engine.errors import WriteFailed
 from batchlog.projections.errors import BadInput, Refused
 from batchlog.cli.quick_batch import effects as effects_io
 from batchlog.projections.quick_batch import decide, views
@@ -151,7 +152,7 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise _write_failed(error, run_dir, WORKFLOW) from None
-    timestamp, _ = decide.stamps(engine.now_datetime())
+    timestamp, _ = decide.stamps(now_datetime())
     try:
         relative: str | None = Path(os.path.relpath(path, os.path.abspath(run_dir))).as_posix()
     except ValueError:  # another drive (Windows): no relative path
@@ -193,7 +194,7 @@ def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str 
     checked: list[tuple[BriefCheck, ...]] = []
 
     def start_batch(state: Batch) -> Command:
-        timestamp, stamp = decide.stamps(engine.now_datetime())
+        timestamp, stamp = decide.stamps(now_datetime())
         checks = None
         if not decide.resumes_brief_batch(state, briefs, shown):
             if not checked:
@@ -265,7 +266,7 @@ def summarize(run_dir: Path, output_dir: Path, store: Store | None = None) -> di
         raise BadInput(f"no batch in {run_dir.as_posix()}: a batch whose targets all succeeded removes its run "
                        f"folder once summarized; its summary is {latest.as_posix()}")
     io.require_log(log, run_dir)
-    timestamp, _ = decide.stamps(engine.now_datetime())
+    timestamp, _ = decide.stamps(now_datetime())
     inside = output_dir.resolve().is_relative_to(run_dir.resolve())
     command = Summarize(run_dir.as_posix(), output_dir.as_posix(), inside, timestamp)
     appended, decision = _decided(log, lambda state: command)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 
 def fuzz_one_input(data: bytes) -> None:
-    from batchlog.engine import EngineError, Receipt, verify
+    from batchlog.engine import EngineError
+    from batchlog.engine.verify import Receipt, verify
     from tests.reliability import model
 
     path = Path(tempfile.gettempdir()) / f"batchlog-atheris-{os.getpid()}.jsonl"

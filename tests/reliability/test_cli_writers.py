@@ -20,7 +20,8 @@ import orjson
 import pytest
 
 from batchlog.cli.tune.log import tuning_state
-from batchlog.engine import EventLog, verify
+from batchlog.engine import EventLog
+from batchlog.engine.verify import verify
 from batchlog.engine.snapshots.file import Snapshots
 from batchlog.projections.catalog import all_types
 from batchlog.projections.tune.evolve import TUNE

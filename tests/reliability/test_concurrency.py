@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from batchlog.engine import LockTimeout
+from batchlog.engine.errors import LockTimeout
 from tests.reliability import model
 from tests.reliability.conftest import soak_seconds
 from tests.reliability.workers import assert_trusted, fork, holder, kill, log_lines, report, wait

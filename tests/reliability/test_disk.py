@@ -20,7 +20,7 @@ import pytest
 import batchlog.engine.recorders.file_lock
 import batchlog.engine.log
 import batchlog.engine.recorders.file
-from batchlog.engine import WriteFailed
+from batchlog.engine.errors import WriteFailed
 from tests.reliability import model
 from tests.reliability.workers import assert_acknowledged_kept, assert_trusted, fork, wait
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import EngineError, Receipt, verify
+from batchlog.engine import EngineError
+from batchlog.engine.verify import Receipt, verify
 from batchlog.engine.lines import LineReader
 from batchlog.engine.scan import Scan
 from batchlog.projections.errors import Refused

@@ -8,7 +8,8 @@ import shutil
 import orjson
 import pytest
 
-from batchlog.engine import LogDamaged, verify
+from batchlog.engine.errors import LogDamaged
+from batchlog.engine.verify import verify
 from batchlog.engine.salvage import salvage
 from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import batchlog.cli.log.commands
-from batchlog.engine import verify
+from batchlog.engine.verify import verify
 from batchlog.engine.envelope import encode_line
 from batchlog.projections.catalog import all_types
 from tests.clirunner import invoke

@@ -19,10 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import EventLog, LockTimeout, LogDamaged, NotALog, open_log, verify
+from batchlog.engine import EventLog, open_log
+from batchlog.engine.errors import LockTimeout, LogDamaged, NotALog
+from batchlog.engine.verify import verify
 from batchlog.engine.chain import line_hash
 from batchlog.engine.recorders.file_pending import marker_text
-from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
+from batchlog.engine.lines import LineReader, MAX_LINE_BYTES, OVERLONG
 from batchlog.engine.snapshots.file import Snapshots
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, hold_lock

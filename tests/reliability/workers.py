@@ -18,7 +18,9 @@ from pathlib import Path
 
 import orjson
 
-from batchlog.engine import EventLog, Projection, Registry, Snapshots, verify
+from batchlog.engine import EventLog, Projection, Registry
+from batchlog.engine.snapshots.file import Snapshots
+from batchlog.engine.verify import verify
 from batchlog.engine.lines import LineReader
 from batchlog.engine.recorders.file_lock import exclusive
 
