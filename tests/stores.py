@@ -1,6 +1,6 @@
 """The three stores a log can live in, as the contract suite uses them: an address of the test's own, its
-lines read back, and the edits only a person with access to the store could make (a file rewritten, a row
-changed with SQL), which the log logic must notice."""
+lines and snapshots read back, and the edits only a person with access to the store could make (a file
+rewritten, a row changed with SQL), which the log logic must notice."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from batchlog.engine.address import parse_address, recorder_for
 from batchlog.engine.chain import line_hash
 from batchlog.engine.scan import Position
+from batchlog.engine.snapshots.file import Snapshots
 
 STORES = ("file", "memory", "postgresql")
 
@@ -63,14 +64,24 @@ class Store:
                       (line_hash(line), len(line) + 1, name, name, line.decode(), name))
 
     def replace_snapshot(self, projection: str, body: bytes) -> None:
-        if self.kind == "memory":
+        """The snapshot of `projection` becomes `body`, behind batchlog's back."""
+        if self.kind == "file":
+            self._snapshot_file(projection).write_bytes(body)
+        elif self.kind == "memory":
             recorder_for(self.address).kept.snapshots[projection] = body
         else:
             self._sql("UPDATE batchlog.snapshots SET body = %s WHERE log = %s AND projection = %s",
                       (body, parse_address(self.address).name, projection))
 
     def snapshot(self, projection: str) -> bytes | None:
+        """The snapshot of `projection` as the store keeps it (its tag line, then its document)."""
+        if self.kind == "file":
+            path = self._snapshot_file(projection)
+            return path.read_bytes() if path.exists() else None
         return recorder_for(self.address).load_snapshot(projection)
+
+    def _snapshot_file(self, projection: str) -> Path:
+        return Snapshots.folder(Path(self.address)) / f"{projection}.json"  # the sample domain's names are plain
 
     def _sql(self, statement: str, params: tuple) -> None:
         recorder = recorder_for(self.address)
