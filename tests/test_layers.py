@@ -1,5 +1,6 @@
 """The layers, read from the syntax tree: projections/ does no I/O (no clock, no environment, no
-files, no processes), and engine/ imports nothing from projections/ or cli/.
+files, no processes), engine/ imports nothing from projections/ or cli/, and no module of batchlog's
+(engine/, projections/, cli/, bench/) takes part in an import circle.
 
 Imports and calls are found by walking each module's AST (not by searching its text), so a comment
 or a string naming `open` does not count, and an `import os` inside a function does.
@@ -145,3 +146,147 @@ def test_a_projections_code_version_is_its_sources_hash_once_used():
 
     assert version_of(TUNE) == code_version("batchlog.projections.tune.evolve", "batchlog.projections.tune.state",
                                             "batchlog.projections.tune.events") != ""
+
+
+# -- import circles ------------------------------------------------------------------------------------------
+
+# Each folder of the repository and the name its modules are imported by.
+PACKAGES = {"engine": "batchlog.engine", "projections": "batchlog.projections", "cli": "batchlog.cli", "bench": "bench"}
+
+
+def module_name(package: str, relative: Path) -> str:
+    """`batchlog.engine` + recorders/file.py -> batchlog.engine.recorders.file (a package's __init__.py: the
+    package)."""
+    parts = [package, *relative.with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def own_modules() -> dict[str, str]:
+    """The source of every module of batchlog's own, by the name it is imported by."""
+    return {module_name(package, path.relative_to(ROOT / folder)): path.read_text(encoding="utf-8")
+            for folder, package in PACKAGES.items() for path in modules(folder)}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imported_modules(name: str, source: str, known: set[str]) -> set[str]:
+    """The modules of `known` that the module `name` imports, at any depth (in a function too), except under
+    `if TYPE_CHECKING:` (never run). `from P import x` imports the module P.x when there is one, else P."""
+    found: set[str] = set()
+    is_package = any(module.startswith(f"{name}.") for module in known)
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package this module is in
+                package = name.split(".") if is_package else name.split(".")[:-1]
+                base = ".".join([*package[: len(package) - node.level + 1], *([base] if base else [])])
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(source, name))
+    return {module for module in found if module in known and module != name}
+
+
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Each module's imports among `sources` (name -> source)."""
+    known = set(sources)
+    return {name: imported_modules(name, source, known) for name, source in sources.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle per group of modules that import each other, as the path that goes round it (first module
+    again at the end), e.g. [a, b, a]; none: []. Groups are found as strongly connected components (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def connect(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                connect(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            connect(module)
+    return sorted(_round(graph, group) for group in groups)
+
+
+def _round(graph: dict[str, set[str]], group: set[str]) -> list[str]:
+    """The shortest path from the group's first module back to itself, through the group (breadth first)."""
+    start = min(group)
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for other in sorted(graph[module] & group):
+                if other == start:
+                    path = [module]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if other not in came_from:
+                    came_from[other] = module
+                    following.append(other)
+        frontier = following
+    raise AssertionError(f"no way round {sorted(group)}")
+
+
+def test_no_module_of_batchlog_takes_part_in_an_import_circle():
+    graph = import_graph(own_modules())
+
+    found = circles(graph)
+
+    assert len(graph) > 50 and sum(map(len, graph.values())) > 100
+    assert not found, "import circles: " + "; ".join(" -> ".join(circle) for circle in found)
+
+
+@pytest.mark.parametrize(("sources", "expected"), [
+    pytest.param({"p.a": "import p.b\n", "p.b": "def f():\n    from p import a\n"}, [["p.a", "p.b", "p.a"]],
+                 id="an import inside a function counts"),
+    pytest.param({"p.a": "from p.b import X\n", "p.b": "from p.c import Y\n", "p.c": "import p.a\n"},
+                 [["p.a", "p.b", "p.c", "p.a"]], id="a circle of three, named in order"),
+    pytest.param({"p": "from p.a import X\n", "p.a": "from p import b\n", "p.b": "X = 1\n"}, [],
+                 id="from a package, a submodule is that module"),
+    pytest.param({"p": "X = 1\n", "p.a": "from p import X\nimport p.b\n", "p.b": "from p import a\n"},
+                 [["p.a", "p.b", "p.a"]], id="from a package, a name is the package"),
+    pytest.param({"p.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import p.b\n",
+                  "p.b": "import p.a\n"}, [], id="an import under TYPE_CHECKING is never run"),
+    pytest.param({"p.a": "if TYPE_CHECKING:\n    pass\nelse:\n    import p.b\n", "p.b": "import p.a\n"},
+                 [["p.a", "p.b", "p.a"]], id="the else of TYPE_CHECKING is run"),
+    pytest.param({"p.a": "import os\nimport p.b\n", "p.b": "import p.c\n", "p.c": "import os\n"}, [],
+                 id="no circle"),
+])
+def test_the_circle_check_finds_a_circle_wherever_its_imports_are(sources, expected):
+    assert circles(import_graph(sources)) == expected
