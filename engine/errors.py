@@ -1,7 +1,8 @@
 """The engine's exceptions: one base, a named subclass for each failure.
 
-`LogError` and its subclasses mean the log cannot be trusted (exit 3); the
-others mean the engine could not do what it was asked and wrote nothing (exit 1).
+`LogError` and its subclasses mean the log cannot be trusted (the CLI exits 3); `BadSetting` is a usage error
+(exit 2); the others mean the engine could not do what it was asked and wrote nothing (exit 1). The mapping
+is the CLI's, in one place (cli/errors.py).
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 
+from batchlog.engine.files import BINARY
+
 # Small enough to stay in the CPU cache and keep a replay's memory flat from the smallest log
 # up; large enough that the per-block work (one read, one split) is negligible per line.
 BLOCK_BYTES = 1 << 16
@@ -23,7 +25,7 @@ def _open_regular(path: str | os.PathLike):
     """The file opened for reading, unbuffered; NotALog when it is not a regular file (never blocks on a FIFO)."""
     from batchlog.engine.errors import NotALog
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | BINARY)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise NotALog(f"{path} is not a regular file (a FIFO, a device, a socket or a folder): a log is a "

@@ -75,12 +75,10 @@ class Scan:
         decode: bool = True,
         limit: int | None = None,
         only: frozenset[str] | None = None,
-        fd: int | None = None,
         lines: Callable[[Position, int | None], Any] | None = None,
     ) -> None:
         self.path = path
         self.lines_from = lines  # a recorder's line source (start, limit) -> blocks(), end, torn; else the file
-        self.fd = fd  # read through this open descriptor of the log (its owner closes it), else open `path`
         self.limit = limit
         self.registry = registry
         self.start = start
@@ -111,7 +109,7 @@ class Scan:
         if self.lines_from is not None:
             reader = self.lines_from(self.start, self.limit)
         else:
-            reader = LineReader(self.path, self.start.offset, limit=self.limit, fd=self.fd)
+            reader = LineReader(self.path, self.start.offset, limit=self.limit)
         if self.check_ids or not self.decode:
             return self._checked(reader)
         return self._fast(reader)

@@ -272,6 +272,22 @@ def test_no_module_of_batchlog_takes_part_in_an_import_circle():
     assert not found, "import circles: " + "; ".join(" -> ".join(circle) for circle in found)
 
 
+# What the recorders (engine/recorders/) stand below: the log logic, the snapshot stores, and what opens or
+# rewrites a log through them. A recorder keeps lines; it may use the engine's building blocks only.
+ABOVE_THE_RECORDERS = ("batchlog.engine", "batchlog.engine.log", "batchlog.engine.address", "batchlog.engine.salvage",
+                       "batchlog.engine.migrate", "batchlog.engine.verify", "batchlog.engine.snapshots")
+
+
+def test_the_recorders_import_nothing_above_them():
+    graph = import_graph(own_modules())
+
+    found = [f"{module} imports {imported}" for module, imported_set in sorted(graph.items())
+             if module.startswith("batchlog.engine.recorders.") for imported in sorted(imported_set)
+             if imported in ABOVE_THE_RECORDERS or imported.startswith("batchlog.engine.snapshots.")]
+
+    assert any(module.startswith("batchlog.engine.recorders.") for module in graph) and not found, found
+
+
 @pytest.mark.parametrize(("sources", "expected"), [
     pytest.param({"p.a": "import p.b\n", "p.b": "def f():\n    from p import a\n"}, [["p.a", "p.b", "p.a"]],
                  id="an import inside a function counts"),

@@ -63,7 +63,7 @@ def marker_text(end: int, length: int, before: str, first: str) -> bytes:
     return f"{end} {length} {before} {first}".encode()
 
 
-def write_marker(path: Path, end: int, length: int, before: str = GENESIS, first: str = GENESIS) -> None:
+def write_marker(path: Path, end: int, length: int, before: str, first: str) -> None:
     """Leave the marker of a command of `length` bytes written at `end` (after the line hashing to `before`;
     its first line hashing to `first`), durable (file and folder entry) before the command is written:
     after a power cut in the middle, it is there to cut it away. Never follows a symlink."""

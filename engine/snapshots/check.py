@@ -1,8 +1,9 @@
 """`log verify --snapshots`: each snapshot of a log compared with a replay of the log up to it.
 
 Readers use a snapshot only when it is authentic (engine/snapshots/key.py) and its checks hold; this looks
-at every file in `<log>.snap/` and says, per file, whether readers use it and whether its state is the one a
-full replay reaches at its seq. Reads only; writes nothing.
+at every snapshot of the log (each file in a file log's `<log>.snap/`, each one a stored log's recorder
+keeps) and says, per snapshot, whether readers use it and whether its state is the one a full replay
+reaches at its seq. Reads only; writes nothing.
 """
 
 from __future__ import annotations

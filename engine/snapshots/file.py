@@ -1,4 +1,4 @@
-"""Projection snapshots: a view's folded state cached beside the log, so a view costs only its tail.
+"""A file log's snapshots: a view's folded state cached in files beside the log, so a view costs only its tail.
 
 A snapshot holds the state a projection reached, where it stopped (seq, line,
 byte offset, the hash of the last line folded) and the key of the code that
