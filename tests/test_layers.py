@@ -301,6 +301,8 @@ def test_the_recorders_import_nothing_above_them():
                   "p.b": "import p.a\n"}, [], id="an import under TYPE_CHECKING is never run"),
     pytest.param({"p.a": "if TYPE_CHECKING:\n    pass\nelse:\n    import p.b\n", "p.b": "import p.a\n"},
                  [["p.a", "p.b", "p.a"]], id="the else of TYPE_CHECKING is run"),
+    pytest.param({"q.p": "from .a import X\n", "q.p.a": "from . import b\n", "q.p.b": "from ..p import X\n"},
+                 [["q.p", "q.p.a", "q.p.b", "q.p"]], id="relative imports, from a package and from a module"),
     pytest.param({"p.a": "import os\nimport p.b\n", "p.b": "import p.c\n", "p.c": "import os\n"}, [],
                  id="no circle"),
 ])
