@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from batchlog.cli import store as stores
-from batchlog.cli.tune import views as tune_views
 from batchlog.cli.errors import reported
+from batchlog.cli.tune import views as tune_views
 from batchlog.cli.tune.log import DEFAULT_DIR
 
 # For each view, its options as cli/tune/commands.py declares them: None for a flag, "path" for a folder, "text" for a
@@ -54,15 +54,11 @@ def fast_view(args: list[str]) -> int | None:
 def _store(store: object, log: object) -> stores.Store | None:
     """The store the options and BATCHLOG_STORE choose; None for a value they cannot take (typer then says what is
     wrong)."""
-    from batchlog.engine import BadSetting
+    from batchlog.engine.errors import BadSetting
 
     try:
-        if store is not None:
-            stores.check_store(str(store))
-        if log is not None:
-            stores.check_log_name(str(log))
         return stores.chosen(None if store is None else str(store), None if log is None else str(log))
-    except (ValueError, BadSetting):
+    except BadSetting:
         return None
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from batchlog.engine import EventLog
-from batchlog.projections.catalog import QUICK_BATCH_VERSIONS, all_types, tuning_types
+from batchlog.cli.loops import all_types
+from batchlog.cli.tune.log import tuning_types
+from batchlog.projections.quick_batch.versions import VERSIONS as QUICK_BATCH_VERSIONS
 from batchlog.projections.errors import WrongLog
 from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
 from batchlog.projections.quick_batch.events import BatchSummarized, TargetStarted
-from batchlog.projections.tune.evolve import TUNE, without_usage
+from batchlog.projections.tune.decider import TUNE, without_usage
 from batchlog.projections.tune.decide.refusals import require_tuning
 
 

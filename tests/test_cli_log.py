@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from batchlog.engine import EventLog, Projection, Raw
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 
 IGNORE = Projection("ignore", None, lambda state, event: state)

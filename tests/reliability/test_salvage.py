@@ -10,7 +10,7 @@ import pytest
 
 from batchlog.engine import LogDamaged, verify
 from batchlog.engine.salvage import salvage
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 from tests.reliability import model
 from tests.reliability.test_tamper import FIXTURE, finished_log, first_changed_line, tamperings, test_types  # noqa: F401
