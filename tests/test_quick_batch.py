@@ -266,6 +266,12 @@ class TestRecord:
         assert events == [TargetRecorded(batch=1, target="a", status="error", exit_code=7, skill_package="p",
                                          error_code="finalize-blocked")]
 
+    def test_the_maps_code_wins_over_the_payloads_own_for_a_known_reason(self):
+        """As the seed's outcome(): a payload's exit_code counts only when the map holds no code for its reason."""
+        events = self.record(given_events(started("a")), {"halt_reason": "user-cancelled", "exit_code": 42})
+
+        assert (events[0].error_code, events[0].exit_code) == ("user-cancelled", 6)
+
     def test_an_unknown_reason_falls_back_to_the_payloads_integer_exit_code(self):
         assert self.record(given_events(started("a")), {"halt_reason": "x", "exit_code": 11})[0].exit_code == 11
 
