@@ -22,6 +22,11 @@ def build(first: str | None) -> typer.Typer:
 
     app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                       rich_markup_mode=None)
+
+    @app.callback()
+    def groups() -> None:
+        """A callback keeps the app a group of commands when it holds one (typer runs a lone command as the app)."""
+
     known = loops()
     everything = first not in ("log", *(loop.name for loop in known))
     if everything or first == "log":
