@@ -162,6 +162,7 @@ def test_importing_every_projection_hashes_no_source():
             "    raise AssertionError(f'code_version{modules} called at import')\n"
             "versions.code_version = refuse\n"
             "import batchlog.projections.catalog, batchlog.projections.tune.evolve, batchlog.projections.quick_batch.evolve\n"
+            "import batchlog.projections.tune.decider, batchlog.projections.quick_batch.decider, batchlog.cli.loops\n"
             "import batchlog.cli.main, batchlog.cli.tune.log\n"
             "assert versions._computed == {}, versions._computed\n")
 

@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from tests.clirunner import invoke
 from tests.third_loop.events import REGISTRY
