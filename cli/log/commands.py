@@ -15,7 +15,7 @@ from batchlog.cli.loops import all_types, loops
 from batchlog.cli.options import At, Json
 from batchlog.engine.errors import NotALog
 from batchlog.engine.log import EventLog
-# `verify` through the package: a submodule imported by its own path would take the function's name there.
+# Through the package: engine/__init__.py binds the function `verify` to the name its submodule would take.
 from batchlog.engine import Receipt, verify
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)

@@ -67,8 +67,6 @@ def read_dataset_and_name(path: Path) -> tuple[tuple[dict[str, Any], ...], str |
 
 def path_from(folder: Path, path: Path) -> str:
     """`path` relative to `folder` (POSIX separators), so that a log names its files the same on every clone."""
-    import os
-
     return Path(os.path.relpath(path.absolute(), folder.absolute())).as_posix()
 
 
