@@ -65,9 +65,19 @@ LOOPS = (
 
 
 def loops() -> tuple[Loop, ...]:
-    """`LOOPS`, then those BATCHLOG_LOOPS names (BadSetting, a usage error, for a name that is no loop)."""
+    """`LOOPS`, then those BATCHLOG_LOOPS names (BadSetting, a usage error, for a name that is no loop or a loop
+    whose command another loop has)."""
     named = [name.strip() for name in os.environ.get(LOOPS_ENV, "").split(",") if name.strip()]
-    return LOOPS + tuple(_added(name) for name in named)
+    found = LOOPS
+    for name in named:
+        loop = _added(name)
+        if any(known.name == loop.name for known in found):
+            from batchlog.engine.errors import BadSetting
+
+            raise BadSetting(f"{LOOPS_ENV}: {name!r} is a loop named {loop.name}, and batchlog has one of that name "
+                             "already: give it another", setting=LOOPS_ENV)
+        found += (loop,)
+    return found
 
 
 def _added(name: str) -> Loop:

@@ -89,6 +89,13 @@ class TestThroughTheCli:
         assert result.code == 2 and result.err.startswith("batchlog: BATCHLOG_LOOPS: 'tests.third_loop.loop:NOTHING' "
                                                           "names no loop")
 
+    def test_a_loop_registered_twice_is_a_usage_error(self, tmp_path):
+        twice = ",".join([REGISTERED["BATCHLOG_LOOPS"]] * 2)
+
+        result = invoke("tally", env={"BATCHLOG_LOOPS": twice}, cwd=tmp_path)
+
+        assert result.code == 2 and "a loop named tally, and batchlog has one of that name already" in result.err
+
 
 def test_as_a_subprocess(tmp_path):
     """The console script, its loops read from the environment of a process of its own."""
