@@ -32,8 +32,8 @@ BATCH_MJS = SEEDS / "batch.mjs"
 
 
 def _tune() -> tuple[Any, Any, Any, Any]:
-    from batchlog.projections.catalog import tuning_types
-    from batchlog.projections.tune.evolve import without_usage
+    from batchlog.cli.tune.log import tuning_types
+    from batchlog.projections.tune.decider import without_usage
     from batchlog.projections.tune.views.status import next_step, progress
 
     registry = tuning_types()  # what `batchlog tune` reads with (cli/tune/log.py)
@@ -128,7 +128,7 @@ def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     if not QUICK_BATCH_SEED.is_file():
         return [Row(case, None, None, "s", 1.25, note=f"seed not found: {QUICK_BATCH_SEED}")]
     from batchlog.projections.quick_batch.events import REGISTRY
-    from batchlog.projections.quick_batch.evolve import projection
+    from batchlog.projections.quick_batch.decider import QUICK_BATCH
 
     seed = _seed_module()
     ours_dir, seed_dir = folder / "qb-batchlog", folder / "qb-seed"
@@ -136,7 +136,7 @@ def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     seed_dir.mkdir()
     write_log(ours_dir / "events.jsonl", REGISTRY, quick_batch_events(events))
     write_lines(seed_dir / seed.BATCH_FILE, seed_batch_lines(events))
-    view = projection()
+    view = QUICK_BATCH
     log = ours_dir / "events.jsonl"
     timing = side_by_side(lambda: EventLog(log, REGISTRY).replay(view), lambda: seed.load(seed_dir), rounds)
     typed = side_by_side(lambda: typed_loads(log, REGISTRY, view), lambda: seed.load(seed_dir), rounds)

@@ -1,22 +1,13 @@
-"""The typer application: command groups are imported only when called, for a fast start."""
+"""The typer application: the `log` group and each loop's commands (cli/loops.py), each imported only when called,
+for a fast start."""
 
 from __future__ import annotations
 
-import importlib
 import sys
-import weakref
-from typing import Annotated
 
 import typer
 
-GROUPS = {
-    "log": ("batchlog.cli.log.commands", "the log itself: verify, show, head, salvage, migrate (any batchlog log)"),
-    "tune": ("batchlog.cli.tune.commands", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory"),
-}
-# Modules that add commands to a group: `register(app)` is called with the group's app, once per app.
-EXTENSIONS = {"tune": ("batchlog.cli.tune.reports",)}
-# Each group app -> the extensions whose commands are on it already (weak: a group app dropped is forgotten).
-_registered: weakref.WeakKeyDictionary[typer.Typer, set[str]] = weakref.WeakKeyDictionary()
+LOG_HELP = "the log itself: verify, show, head, salvage, migrate (any batchlog log)"
 
 HELP = """batchlog: an event-sourced state engine over append-only JSONL for agents' batch loops.
 
@@ -25,35 +16,26 @@ Exit codes: 0 done, 1 refused (nothing written), 2 usage error, 3 the log cannot
 
 
 def build(first: str | None) -> typer.Typer:
-    """The app with the group `first` names, or every group when it names none (for help)."""
+    """The app with the group `first` names (`log`, or a loop's: cli/loops.py), or every group when it names none
+    (for help). A group's module is imported only when its group is built, for a fast start."""
+    from batchlog.cli.loops import loops
+
     app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                       rich_markup_mode=None)
-    for name, (module, help_text) in GROUPS.items():
-        if first in GROUPS and first != name:
-            continue
-        group = importlib.import_module(module).app
-        for extension in EXTENSIONS.get(name, ()):
-            # The group is a module's app: registering twice would list each command twice (and every later
-            # build in this process would convert them all again).
-            done = _registered.setdefault(group, set())
-            if extension in done:
-                continue
-            try:
-                importlib.import_module(extension).register(group)
-            except ModuleNotFoundError as error:
-                if error.name != extension:
-                    raise
-            done.add(extension)
-        app.add_typer(group, name=name, help=help_text)
 
-    @app.command("quick-batch", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                 add_help_option=False)
-    def quick_batch(args: Annotated[list[str] | None, typer.Argument()] = None) -> int:
-        """The skf-quick-batch.py contract on an event log: parse, start, next, record, summarize, status, import."""
-        from batchlog.cli.quick_batch.main import main as quick_batch_main
+    @app.callback()
+    def groups() -> None:
+        """A callback keeps the app a group of commands when it holds one (typer runs a lone command as the app)."""
 
-        return quick_batch_main(args or [])
+    known = loops()
+    everything = first not in ("log", *(loop.name for loop in known))
+    if everything or first == "log":
+        from batchlog.cli.log.commands import app as log_app
 
+        app.add_typer(log_app, name="log", help=LOG_HELP)
+    for loop in known:
+        if everything or first == loop.name:
+            loop.load_commands()(app, loop)
     return app
 
 

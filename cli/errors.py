@@ -32,7 +32,7 @@ def exit_code(error: BaseException) -> int:
 
 def guarded(command: Callable[[], int], render: Render) -> int:
     """Run `command`; every error it raises is rendered on stderr and becomes its exit code (the one place)."""
-    from batchlog.engine import EngineError
+    from batchlog.engine.errors import EngineError
     from batchlog.projections.errors import Refused
 
     try:
@@ -62,7 +62,7 @@ def seed_reported(command: Callable[[], int]) -> int:
 
 def _named(error: BaseException) -> tuple[str, str, dict[str, object]]:
     """(code, message, fields) of a named error; an unnamed one is a bug and says so."""
-    from batchlog.engine import EngineError
+    from batchlog.engine.errors import EngineError
     from batchlog.projections.errors import Refused
 
     if isinstance(error, (EngineError, Refused)):

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from batchlog.cli import store as stores
-from batchlog.cli.tune import views as tune_views
 from batchlog.cli.errors import reported
+from batchlog.cli.tune import views as tune_views
 from batchlog.cli.tune.log import DEFAULT_DIR
 
 # For each view, its options as cli/tune/commands.py declares them: None for a flag, "path" for a folder, "text" for a
@@ -57,12 +57,8 @@ def _store(store: object, log: object) -> stores.Store | None:
     from batchlog.engine.errors import BadSetting
 
     try:
-        if store is not None:
-            stores.check_store(str(store))
-        if log is not None:
-            stores.check_log_name(str(log))
         return stores.chosen(None if store is None else str(store), None if log is None else str(log))
-    except (ValueError, BadSetting):
+    except BadSetting:
         return None
 
 

@@ -1,27 +1,36 @@
-"""The `batchlog` entry point: picks the front end (quick-batch's argparse, the fast views,
-the typer app). Each runs its command through the one error boundary, cli/errors.py."""
+"""The `batchlog` entry point: picks the front end (the named loop's own, when it has one: quick-batch's argparse,
+the tuning's fast views; else the typer app). Each runs its command through the one error boundary,
+cli/errors.py."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run batchlog with `argv` (default: the process's arguments); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "quick-batch":
-        # The seed's argparse contract (usage errors, exit 2), and a fast start: no typer.
-        from batchlog.cli.quick_batch.main import main as quick_batch_main
+    if args:
+        from batchlog.cli.errors import reported
+        from batchlog.cli.loops import loop_named
 
-        return quick_batch_main(args[1:])
-    if args[:1] == ["tune"]:
-        # The read-only views agents call most, without building the typer app (~0.3 s); anything the
-        # fast path does not fully understand (help, a bad option, -o) goes on to typer below.
-        from batchlog.cli.fast_views import fast_view
+        fronts: list[Callable[[list[str]], int | None] | None] = []
 
-        code = fast_view(args)
-        if code is not None:
+        def find_front() -> int:
+            loop = loop_named(args[0])
+            fronts.append(None if loop is None else loop.load_front())
+            return 0
+
+        code = reported(find_front, "--json" in args)  # a BATCHLOG_LOOPS that names no loop is a usage error
+        if code:
             return code
+        # Quick-batch's front end keeps the seed's argparse contract; the tuning's answers the read-only views
+        # agents call most without building the typer app (~0.3 s), and leaves anything it does not fully
+        # understand (help, a bad option, -o) to typer (None).
+        answered = fronts[0](args) if fronts[0] is not None else None
+        if answered is not None:
+            return answered
     from batchlog.cli.app import run
 
     return run(args)

@@ -15,10 +15,8 @@ At = Annotated[
     int | None,
     typer.Option("--at", min=1, metavar="SEQ", help="the view as the log stood after event SEQ"),
 ]
-LogPath = Annotated[
-    Path,
-    typer.Argument(metavar="PATH", help="the log file (events.jsonl)", show_default=False),
-]
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
+                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
 
 
 def _checked(check: Callable[[str], str]) -> Callable[[str | None], str | None]:
@@ -38,11 +36,10 @@ def _checked(check: Callable[[str], str]) -> Callable[[str | None], str | None]:
 Store = Annotated[
     str | None,
     typer.Option("--store", metavar="URL", callback=_checked(store.check_store), show_default=False,
-                 help=f"where the log is kept: {store.STORE_FORM} (default: ${store.STORE_ENV}, else file: "
-                      "the log is DIR/events.jsonl)"),
+                 help=store.store_help("the log is DIR/events.jsonl")),
 ]
 LogName = Annotated[
     str | None,
     typer.Option("--log", metavar="NAME", callback=_checked(store.check_log_name), show_default=False,
-                 help="the log's name on the server (default: the folder's name); never a path"),
+                 help=store.log_help("the folder's name")),
 ]

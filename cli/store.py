@@ -20,7 +20,8 @@ import attrs
 from batchlog.cli.folders import LOG_NAME
 
 if TYPE_CHECKING:
-    from batchlog.engine import EventLog, Registry
+    from batchlog.engine.log import EventLog
+    from batchlog.engine.registry import Registry
     from batchlog.engine.verify import Report
 
 STORE_ENV = "BATCHLOG_STORE"
@@ -28,6 +29,16 @@ FILE = "file"
 MEMORY = "memory:"
 POSTGRESQL_SCHEMES = ("postgresql", "postgres")
 STORE_FORM = "file or postgresql://[user[:password]@]host[:port]/dbname"
+
+
+def store_help(file_store: str) -> str:
+    """The help of `--store` (every front end's): `file_store` says where the file store keeps the log."""
+    return f"where the log is kept: {STORE_FORM} (default: ${STORE_ENV}, else file: {file_store})"
+
+
+def log_help(default: str) -> str:
+    """The help of `--log` (every front end's): `default` names the log's default name."""
+    return f"the log's name on the server (default: {default}); never a path"
 
 
 # ─── checking what the user gave ────────────────────────────────────────────
@@ -109,10 +120,18 @@ class Store:
 
 
 def chosen(store: str | None = None, log: str | None = None) -> Store:
-    """The store the options name (checked by the option parsers), else BATCHLOG_STORE's, else the file.
-    BadSetting (a usage error, exit 2) for a BATCHLOG_STORE that names no store, or --log with the file store."""
+    """The store `--store` and `--log` name, else BATCHLOG_STORE's, else the file: what every front end (the typer
+    commands, the fast views, quick-batch's argparse) turns the two options into. BadSetting (a usage error, exit
+    2) for a value that names no store or log (the typer and argparse parsers refuse those first, with their own
+    usage message), a BATCHLOG_STORE that names no store, or --log with the file store."""
     from batchlog.engine.errors import BadSetting
 
+    for option, value, check in (("--store", store, check_store), ("--log", log, check_log_name)):
+        if value is not None:
+            try:
+                check(value)
+            except ValueError as error:
+                raise BadSetting(f"{option}: {error}", option=option) from None
     given = store
     if store is None:
         store = os.environ.get(STORE_ENV) or None
@@ -165,21 +184,21 @@ def log_address(store: str | None, name: str | None, folder: Path) -> str:
 
 def open_log(store: Store, folder: Path, registry: Registry, *, on_wait: Any = None, on_note: Any = None) -> EventLog:
     """The log of the loop whose files are in `folder`, in `store`, with snapshots on."""
-    from batchlog.engine import open_log as open_address
+    from batchlog.engine.address import open_log as open_address
 
     return open_address(store.address(folder), registry, on_wait=on_wait, on_note=on_note)
 
 
 def open_archive(path: Path, registry: Registry, *, on_wait: Any = None) -> EventLog:
     """A log copied to a file of another name (a quick batch's archive beside its summary), to read."""
-    from batchlog.engine import EventLog
+    from batchlog.engine.log import EventLog
 
     return EventLog(path, registry, on_wait=on_wait)
 
 
 def read_with(log: EventLog, registry: Registry) -> EventLog:
     """The same log, to read with the event types of `registry`."""
-    from batchlog.engine import EventLog
+    from batchlog.engine.log import EventLog
 
     return EventLog(log.recorder, registry)
 

@@ -1,16 +1,19 @@
-"""The registry a tuning's commands read with names the quick batch's types without their classes: the same
-names, versions and upcasters as the full catalog (so the same snapshot keys), and a batch's log still refused."""
+"""The catalog is built from the loops' own tables, each checked against its registry; the registry a tuning's
+commands read with names the quick batch's types without their classes: the same names, versions and upcasters as
+the full catalog (so the same snapshot keys), and a batch's log still refused."""
 
 from __future__ import annotations
 
 import pytest
 
 from batchlog.engine import EventLog
-from batchlog.projections.catalog import QUICK_BATCH_VERSIONS, all_types, tuning_types
+from batchlog.cli.loops import LOOPS, all_types
+from batchlog.cli.tune.log import tuning_types
+from batchlog.projections.quick_batch.versions import VERSIONS as QUICK_BATCH_VERSIONS
 from batchlog.projections.errors import WrongLog
 from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
 from batchlog.projections.quick_batch.events import BatchSummarized, TargetStarted
-from batchlog.projections.tune.evolve import TUNE, without_usage
+from batchlog.projections.tune.decider import TUNE, without_usage
 from batchlog.projections.tune.decide.refusals import require_tuning
 
 
@@ -20,6 +23,13 @@ def shape(registry):
 
 def test_the_quick_batch_versions_are_the_quick_batchs_own():
     assert QUICK_BATCH_VERSIONS == {name: spec.version for name, spec in QUICK_BATCH.by_name.items()}
+
+
+@pytest.mark.parametrize("loop", LOOPS, ids=lambda loop: loop.name)
+def test_each_loops_plain_table_is_its_registrys(loop):
+    registry = loop.load_decider().registry
+
+    assert dict(loop.load_versions()) == {name: spec.version for name, spec in registry.by_name.items()}
 
 
 def test_a_tunings_registry_has_the_full_catalogs_names_versions_and_upcasters():

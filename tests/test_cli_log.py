@@ -7,7 +7,7 @@ import pytest
 
 from batchlog.engine import EventLog, Projection
 from batchlog.engine.registry import Raw
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 
 IGNORE = Projection("ignore", None, lambda state, event: state)

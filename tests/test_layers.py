@@ -1,6 +1,7 @@
 """The layers, read from the syntax tree: projections/ does no I/O (no clock, no environment, no
-files, no processes), engine/ imports nothing from projections/ or cli/, and no module of batchlog's
-(engine/, projections/, cli/, bench/) takes part in an import circle.
+files, no processes), engine/ imports nothing from projections/ or cli/, each loop imports nothing of
+another (projections/tune and cli/tune nothing of the quick batch's, and the reverse), and no module of
+batchlog's (engine/, projections/, cli/, bench/) takes part in an import circle.
 
 Imports and calls are found by walking each module's AST (not by searching its text), so a comment
 or a string naming `open` does not count, and an `import os` inside a function does.
@@ -30,7 +31,11 @@ IO_CALLS = {
 # What projections/ may take from engine/: types and the snapshot key of a fold (`CodeVersion`: a hash of the
 # fold's own source, computed when a snapshot is first used, never at import; never part of an answer).
 ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "CodeVersion", "REGISTRY"}
-ENGINE_MODULES = {"batchlog.engine", "batchlog.engine.snapshots.file", "batchlog.engine.own_types"}
+ENGINE_MODULES = {"batchlog.engine", "batchlog.engine.snapshots.file", "batchlog.engine.own_types",
+                  "batchlog.engine.envelope", "batchlog.engine.registry", "batchlog.engine.log",
+                  "batchlog.engine.fold_version"}
+# Each loop's folders, and the module names under them (`batchlog.projections.tune...`).
+LOOP_FOLDERS = {"tune": ("projections/tune", "cli/tune"), "quick_batch": ("projections/quick_batch", "cli/quick_batch")}
 
 
 def layer(module: str) -> str:
@@ -103,6 +108,30 @@ def test_engine_imports_nothing_above_it():
     assert modules("engine") and not found
 
 
+def loop_of(module: str) -> str | None:
+    """The loop a module of batchlog's belongs to (`batchlog.cli.tune.log` -> tune), else None."""
+    parts = module.split(".")
+    return parts[2] if parts[0] == "batchlog" and len(parts) > 2 and parts[2] in LOOP_FOLDERS else None
+
+
+@pytest.mark.parametrize("loop", sorted(LOOP_FOLDERS))
+def test_each_loop_imports_nothing_of_another(loop):
+    found = []
+    for folder in LOOP_FOLDERS[loop]:
+        for path in modules(folder):
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            found += [f"{path.relative_to(ROOT).as_posix()}:{line} imports {module}"
+                      for module, _, line in imports(tree) if loop_of(module) not in (None, loop)]
+
+    assert modules(LOOP_FOLDERS[loop][0]) and modules(LOOP_FOLDERS[loop][1]) and not found
+
+
+def test_the_check_finds_a_loop_importing_another():
+    tree = ast.parse("def f():\n    from batchlog.projections.quick_batch.events import REGISTRY\n")
+
+    assert [loop_of(module) for module, _, _ in imports(tree)] == ["quick_batch"]
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     ("import os\n", "imports os"),
     ("def f():\n    from pathlib import Path\n", "imports pathlib"),
@@ -134,6 +163,7 @@ def test_importing_every_projection_hashes_no_source():
             "    raise AssertionError(f'code_version{modules} called at import')\n"
             "versions.code_version = refuse\n"
             "import batchlog.projections.catalog, batchlog.projections.tune.evolve, batchlog.projections.quick_batch.evolve\n"
+            "import batchlog.projections.tune.decider, batchlog.projections.quick_batch.decider, batchlog.cli.loops\n"
             "import batchlog.cli.main, batchlog.cli.tune.log\n"
             "assert versions._computed == {}, versions._computed\n")
 
@@ -142,7 +172,7 @@ def test_importing_every_projection_hashes_no_source():
 
 def test_a_projections_code_version_is_its_sources_hash_once_used():
     from batchlog.engine.fold_version import code_version, version_of
-    from batchlog.projections.tune.evolve import TUNE
+    from batchlog.projections.tune.decider import TUNE
 
     assert version_of(TUNE) == code_version("batchlog.projections.tune.evolve", "batchlog.projections.tune.state",
                                             "batchlog.projections.tune.events") != ""

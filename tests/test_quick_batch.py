@@ -36,7 +36,8 @@ from batchlog.projections.quick_batch.events import (
     number_field,
     number_value,
 )
-from batchlog.projections.quick_batch.evolve import evolve, projection
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
+from batchlog.projections.quick_batch.evolve import evolve
 from batchlog.projections.quick_batch.exit_codes import BUILT_IN, codes_for, exit_code_map
 from batchlog.projections.quick_batch.seed_import import events_of_seed_lines
 from batchlog.projections.quick_batch.grammar import TargetLine, parse_bytes, parse_line, parse_text
@@ -91,7 +92,7 @@ def seed_batch_files(draw) -> bytes:
 
 
 def given_events(*facts) -> Batch:
-    state = projection().initial
+    state = QUICK_BATCH.initial
     for seq, fact in enumerate(facts, start=1):
         state = evolve(state, Event(seq, "qb.x", 1, f"2026-12-02T16:00:{seq:02d}.000Z", str(seq), fact))
     return state
@@ -161,7 +162,7 @@ class TestStart:
     def test_a_new_batch_starts_with_every_target_pending(self):
         targets = (TargetLine(1, "a"), TargetLine(2, "b"))
 
-        decision = decide.decide(Batch(), StartBatch("r", "/w/t.txt", targets, True, STAMP))
+        decision = decide.decide(StartBatch("r", "/w/t.txt", targets, True, STAMP), Batch())
         events = list(decision.events)
 
         assert decision.effects == ()
@@ -172,13 +173,13 @@ class TestStart:
     def test_starting_the_same_file_again_appends_nothing(self):
         state = given_events(started("a"))
 
-        assert decide.decide(state, StartBatch("r", "/w/./t.txt", (), False, STAMP)) == Decision()
+        assert decide.decide(StartBatch("r", "/w/./t.txt", (), False, STAMP), state) == Decision()
 
     def test_another_files_batch_is_refused_as_input_invalid(self):
         state = given_events(started("a"))
 
         with pytest.raises(Refused) as refused:
-            decide.decide(state, StartBatch("r", "/w/u.txt", (), False, STAMP))
+            decide.decide(StartBatch("r", "/w/u.txt", (), False, STAMP), state)
 
         assert refused.value.message == "r holds the batch of /w/t.txt, not /w/u.txt: give this batch a run folder " \
                                         "of its own"
@@ -188,8 +189,8 @@ class TestStart:
         briefs = ("/b/1/skill-brief.yaml", "/b/2/skill-brief.yaml", "/b/3/skill-brief.yaml")
         checks = (BriefCheck(name="alpha"), BriefCheck("brief-malformed", "Brief is empty"), BriefCheck(name="alpha"))
 
-        decision = decide.decide(Batch(), StartBriefBatch("rr/x", briefs, checks, False, STAMP,
-                                                          "batch-20261202-160000"))
+        decision = decide.decide(StartBriefBatch("rr/x", briefs, checks, False, STAMP, "batch-20261202-160000"),
+                                 Batch())
         events = decision.events
 
         assert events[0].batch_id == "batch-20261202-160000"
@@ -203,7 +204,7 @@ class TestStart:
                                           fail_fast=False, started_at="t", batch_id="batch-1"))
 
         with pytest.raises(Refused) as refused:
-            decide.decide(state, StartBriefBatch("rr/x", ("/b",), (), False, STAMP, "batch-2"))
+            decide.decide(StartBriefBatch("rr/x", ("/b",), (), False, STAMP, "batch-2"), state)
 
         assert refused.value.fields["halt_reason"] == "write-failed"
 
@@ -215,9 +216,9 @@ class TestNext:
         line = decide.next_target(state)
 
         assert line == TargetLine(2, "b")
-        first = decide.decide(state, NextTarget("r", 2, staged=False))
-        again = decide.decide(given_events(started("a", "b"), succeeded(1, "a"), TargetStarted(2, "b")),
-                              NextTarget("r", 2, staged=False))
+        first = decide.decide(NextTarget("r", 2, staged=False), state)
+        again = decide.decide(NextTarget("r", 2, staged=False),
+                              given_events(started("a", "b"), succeeded(1, "a"), TargetStarted(2, "b")))
 
         assert first == Decision((TargetStarted(2, "b"),), (PrepareTargetFolder("r/r-2"),), "next")
         assert again == Decision((), (PrepareTargetFolder("r/r-2"),), "next")
@@ -225,11 +226,11 @@ class TestNext:
     def test_a_target_whose_folder_staged_a_payload_is_to_be_recorded_not_run_again(self):
         state = given_events(started("a"), TargetStarted(1, "a"))
 
-        assert decide.decide(state, NextTarget("r", 1, staged=True)) == Decision(answer="record")
+        assert decide.decide(NextTarget("r", 1, staged=True), state) == Decision(answer="record")
 
     def test_a_batch_that_moved_since_the_read_is_stale(self):
         with pytest.raises(decide.Stale):
-            decide.decide(given_events(started("a", "b"), succeeded(1, "a")), NextTarget("r", 1, staged=False))
+            decide.decide(NextTarget("r", 1, staged=False), given_events(started("a", "b"), succeeded(1, "a")))
 
     def test_fail_fast_stops_the_batch_after_a_failure(self):
         state = given_events(started("a", "b", fail_fast=True), halted(1, "a"))
@@ -245,24 +246,31 @@ class TestNext:
 
 class TestRecord:
     def record(self, state, payload, kind="halt.json"):
-        return list(decide.decide(state, RecordTarget("r", 1, Staged(kind, "r/r-1/" + kind, payload))).events)
+        return list(decide.decide(RecordTarget("r", 1, Staged(kind, "r/r-1/" + kind, payload)), state).events)
 
     def test_a_success_removes_its_run_folder_after_and_a_repeat_asks_again(self):
         command = RecordTarget("r", 1, Staged("result-context.json", "r/r-1/result-context.json", {}))
-        first = decide.decide(given_events(started("a")), command)
-        again = decide.decide(given_events(started("a"), *first.events), RecordTarget("r", 1, None))
+        first = decide.decide(command, given_events(started("a")))
+        again = decide.decide(RecordTarget("r", 1, None), given_events(started("a"), *first.events))
 
         assert first.effects == again.effects == (RemoveTargetFolder("r/r-1"),) and again.events == ()
 
     def test_an_unreadable_payload_is_refused_with_its_message(self):
         with pytest.raises(BadInput, match="^r/r-1 staged neither"):
-            decide.decide(given_events(started("a")), RecordTarget("r", 1, Unstaged("r/r-1 staged neither", "r/r-1")))
+            decide.decide(RecordTarget("r", 1, Unstaged("r/r-1 staged neither", "r/r-1")),
+                          given_events(started("a")))
 
     def test_a_halt_is_recorded_with_the_exit_code_its_reason_maps_to(self):
         events = self.record(given_events(started("a")), {"halt_reason": "finalize-blocked", "skill_package": "p"})
 
         assert events == [TargetRecorded(batch=1, target="a", status="error", exit_code=7, skill_package="p",
                                          error_code="finalize-blocked")]
+
+    def test_the_maps_code_wins_over_the_payloads_own_for_a_known_reason(self):
+        """As the seed's outcome(): a payload's exit_code counts only when the map holds no code for its reason."""
+        events = self.record(given_events(started("a")), {"halt_reason": "user-cancelled", "exit_code": 42})
+
+        assert (events[0].error_code, events[0].exit_code) == ("user-cancelled", 6)
 
     def test_an_unknown_reason_falls_back_to_the_payloads_integer_exit_code(self):
         assert self.record(given_events(started("a")), {"halt_reason": "x", "exit_code": 11})[0].exit_code == 11
@@ -318,16 +326,16 @@ class TestSummarize:
                                   fail_fast_triggered=False, exit_code=0, summary_path="o/x.json")
         state = given_events(started(), summary)
 
-        assert decide.decide(state, Summarize("r", "o", False, STAMP)) == Decision()
+        assert decide.decide(Summarize("r", "o", False, STAMP), state) == Decision()
         assert views.summary_event(state.summary, state.summary_written)["summary_path"] == "o/x.json"
 
     def test_a_summary_is_written_after_its_event_and_a_clean_batch_is_archived_after_that(self):
         state = given_events(started("a"), succeeded(1, "a"))
 
-        ended = decide.decide(state, Summarize("runs/skf-quick-skill-1", "o", False, STAMP))
+        ended = decide.decide(Summarize("runs/skf-quick-skill-1", "o", False, STAMP), state)
         after = given_events(started("a"), succeeded(1, "a"), *ended.events)
-        again = decide.decide(after, Summarize("runs/skf-quick-skill-1", "o", False, "2027-01-01T00:00:00Z"))
-        written = decide.decide(after, RecordSummaryWritten("runs/skf-quick-skill-1", "o/s.json"))
+        again = decide.decide(Summarize("runs/skf-quick-skill-1", "o", False, "2027-01-01T00:00:00Z"), after)
+        written = decide.decide(RecordSummaryWritten("runs/skf-quick-skill-1", "o/s.json"), after)
 
         (write,) = ended.effects
         assert (write.output_dir, write.stem, write.stamp) == ("o", "quick-skill-batch", "20261202-160000")
@@ -341,11 +349,11 @@ class TestFold:
 
         assert state.results == {} and views.pending(state) == [TargetLine(1, "b")]
 
-    def test_the_initial_state_is_never_shared_between_replays(self):
+    def test_a_replay_leaves_the_initial_state_as_it_was(self):
         given_events(started("a"), halted(1, "a"))
 
-        assert projection().initial is not projection().initial
-        assert projection().initial.results == {}
+        assert QUICK_BATCH.initial == Batch()
+        assert QUICK_BATCH.initial.results == {}
 
     def test_an_unknown_fact_fails_loudly(self):
         with pytest.raises(TypeError):

@@ -28,7 +28,8 @@ from batchlog.projections.quick_batch.commands import (
     Summarize,
 )
 from batchlog.projections.quick_batch.events import REGISTRY
-from batchlog.projections.quick_batch.evolve import evolve, evolve_all, projection
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
+from batchlog.projections.quick_batch.evolve import evolve, evolve_all
 from batchlog.projections.quick_batch.grammar import TargetLine
 from batchlog.projections.quick_batch.state import Batch
 
@@ -70,14 +71,14 @@ def fold(facts, first_seq: int) -> list[Event]:
 @given(st.data(), st.integers(1, 5), st.booleans())
 def test_no_command_changes_the_state_it_was_decided_on(data, targets, fail_fast):
     lines = tuple(TargetLine(n, f"t{n}") for n in range(1, targets + 1))
-    state = projection().initial
+    state = QUICK_BATCH.initial
     first = StartBatch(RUN, "/w/t.txt", lines, fail_fast, STAMP)
     seq = 1
     for command in [first, *[None] * data.draw(st.integers(0, 25))]:
         if command is None:
             command = command_for(state, data.draw(st.sampled_from(KINDS)), data.draw)
         try:
-            decision = decide.decide(state, command)
+            decision = decide.decide(command, state)
         except Refused:
             continue
         before = copy.deepcopy(state)
@@ -119,9 +120,9 @@ def test_every_command_class_appends_through_the_log_with_before_and_after_apart
 
             def decide_and_keep(state, command=command):
                 befores.append(copy.deepcopy(state))
-                return list(decide.decide(state, command).events)
+                return list(decide.decide(command, state).events)
 
-            appended = target.append(projection(), decide_and_keep)
+            appended = target.append(QUICK_BATCH, decide_and_keep)
 
             assert appended.events and appended.before is not appended.state, type(command).__name__
             assert appended.before == befores[-1]
@@ -129,7 +130,7 @@ def test_every_command_class_appends_through_the_log_with_before_and_after_apart
 
     assert classes == {"StartBatch", "NextTarget", "RecordTarget", "Summarize", "RecordSummaryWritten",
                        "StartBriefBatch"}
-    state = log.replay(projection()).state
+    state = log.replay(QUICK_BATCH).state
     assert state.summary_written is not None and views.summary_event(state.summary, state.summary_written)[
         "summary_path"] == "out/s.json"
 

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from batchlog.engine import EventLog, Projection
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

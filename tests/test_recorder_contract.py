@@ -379,7 +379,7 @@ class TestMigrate:
     @pytest.mark.parametrize("fixture", FIXTURES)
     def test_a_fixture_goes_there_and_back_byte_for_byte(self, store, tmp_path, fixture):
         from batchlog.engine.migrate import migrate
-        from batchlog.projections.catalog import all_types
+        from batchlog.cli.loops import all_types
 
         back = tmp_path / "back" / "events.jsonl"
 
@@ -391,7 +391,7 @@ class TestMigrate:
 
     def test_a_receipt_taken_on_the_file_verifies_in_the_store(self, store, tmp_path):
         from batchlog.engine.migrate import migrate
-        from batchlog.projections.catalog import all_types
+        from batchlog.cli.loops import all_types
 
         source = ROOT / "fixtures" / "tune-finished" / "events.jsonl"
         scan = EventLog(source, all_types()).scan(decode=False)

@@ -22,7 +22,7 @@ from batchlog.engine.registry import Raw
 from batchlog.engine.scan import Scan
 from batchlog.engine.chain import line_hash
 from batchlog.engine.envelope import encode_line
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from batchlog.projections.errors import Refused
 from batchlog.projections.quick_batch.events import TargetStarted
 from batchlog.projections.tune.batch_mjs import rules
@@ -36,7 +36,7 @@ from batchlog.projections.tune.events import (
     RunStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import TUNE, without_usage
+from batchlog.projections.tune.decider import TUNE, without_usage
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.status import difficult_rows, next_step, progress
 from tests.tune_helpers import AT, started

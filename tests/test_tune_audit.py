@@ -11,10 +11,10 @@ import pytest
 
 from batchlog.engine import EventLog, Projection
 from batchlog.engine.verify import verify
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.views.audit import CHECKS, LogReport, audit
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.events import BatchBuilt, ChangeRecorded, DifficultAdded, MemoryKept, RunGraded
 from batchlog.cli.tune.reports import audit_command
 from tests.clirunner import invoke

@@ -319,9 +319,9 @@ class TestRefusals:
 
     def test_a_quick_batch_log_is_refused_as_the_wrong_log(self, tmp_path):
         from batchlog.engine import EventLog
-        from batchlog.projections.catalog import all_types
+        from batchlog.cli.loops import all_types
         from batchlog.projections.quick_batch.events import TargetStarted
-        from batchlog.projections.tune.evolve import TUNE
+        from batchlog.projections.tune.decider import TUNE
 
         folder = tmp_path / "qb"
         EventLog(folder / "events.jsonl", all_types()).append(TUNE, lambda state: [TargetStarted(1, "skill-a")])
@@ -382,7 +382,7 @@ class TestIdempotency:
 
 def zen_folder(tuning: Path, target: Path) -> Path:
     """The in-progress fixture laid out as zen-finetune keeps it (selection.json, findings.md headings, ...)."""
-    from batchlog.projections.tune.evolve import TUNE
+    from batchlog.projections.tune.decider import TUNE
     from batchlog.cli.tune.log import tune_log
 
     state = tune_log(tuning).replay(TUNE).state

@@ -32,7 +32,8 @@ from batchlog.projections.tune.events import (
     TuningStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.decider import TUNE
+from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.batch_mjs.selection import selection_order
 from batchlog.projections.tune.views.status import next_step
 from tests.tune_helpers import fold as given

@@ -20,7 +20,8 @@ from batchlog.projections.tune.events import (
     RunStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.decider import TUNE
+from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.state import TuneState
 from tests.tune_helpers import AT, fold, started
 

@@ -13,10 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EventLog
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted
-from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.decider import TUNE
+from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.views.readme.document import (
     SECTION_NAMES,
     begin,

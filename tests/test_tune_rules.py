@@ -60,6 +60,21 @@ class TestSize:
         assert (size.size, size.why) == (
             6, "batch 1 went smoothly (1 no-memory + 1 with-memory runs, no new difficult case): 3 -> 6")
 
+    @pytest.mark.parametrize("half", ["nomem", "mem"])
+    def test_two_runs_of_a_half_are_still_smooth(self, half):
+        """The limit is inclusive (batch.mjs's `<= SMOOTH_RUNS`): exactly two runs that count in one half (a VOID one
+        does not) still grow the batch."""
+        other = "mem" if half == "nomem" else "nomem"
+        runs = [(f"batch01-{half}-run1", "WRONG"), (f"batch01-{half}-run2", "PASSED"),
+                (f"batch01-{other}-run1", "PASSED"), (f"batch01-{half}-run3", "VOID")]
+        given = history(batches={1: "abc"}, runs=runs)
+
+        size = next_size(given)
+
+        counts = {"nomem": 2, "mem": 1} if half == "nomem" else {"nomem": 1, "mem": 2}
+        assert (size.size, size.why) == (6, f"batch 1 went smoothly ({counts['nomem']} no-memory + {counts['mem']} "
+                                             "with-memory runs, no new difficult case): 3 -> 6")
+
     def test_size_stays_after_a_batch_that_needed_three_runs(self):
         given = history(batches={1: "abc"}, runs=[(f"batch01-nomem-run{k}", "WRONG") for k in (1, 2, 3)])
 

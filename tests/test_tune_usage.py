@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from batchlog.engine import EventLog
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from batchlog.projections.tune.events import BatchBuilt, RunStarted, UsageRecorded
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.views.usage import by_batch, by_model, total, usage_markdown
 from tests.clirunner import invoke
 from tests.tune_helpers import fold, started, table_problems

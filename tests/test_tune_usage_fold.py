@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import Event
-from batchlog.projections.tune.evolve import TUNE, evolve, evolve_all
+from batchlog.projections.tune.decider import TUNE
+from batchlog.projections.tune.evolve import evolve, evolve_all
 from batchlog.projections.tune.events import ChangeRecorded, RunGraded, RunStarted, UsageRecorded
 from batchlog.projections.tune.state import ModelUsage, TuneState
 from batchlog.projections.tune.views.usage import by_batch, by_model, total, usage_markdown

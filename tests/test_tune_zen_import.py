@@ -6,13 +6,14 @@ import attrs
 import orjson
 import pytest
 
-from batchlog.projections.errors import Refused
-from batchlog.projections.tune.events import REGISTRY, DifficultAdded, DifficultFixed, RunGraded
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.tune.decide.loop import ImportFolder, decide
+from batchlog.projections.tune.events import REGISTRY, DifficultAdded, DifficultFixed, RunGraded, RunStarted
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.batch_mjs.rules import next_batch
 from batchlog.projections.tune.state import TuneState
-from batchlog.projections.tune.zen_import import ZenFolder, ZenRun, import_events, into_an_empty_log
+from batchlog.projections.tune.zen_import import ZenFolder, ZenRun, import_events
 from tests.tune_helpers import fold
 
 CASES = tuple({"id": f"c{n}"} for n in range(1, 7))
@@ -57,21 +58,47 @@ class TestDifficultOrder:
                                             ("DifficultFixed", "c2"), ("DifficultFixed", "c1")]
 
 
-class TestOnlyIntoAnEmptyLog:
-    def test_an_empty_log_takes_the_events(self):
-        events = import_events(zen(()))
+class TestTheImportDecision:
+    """Given a log, when `tune import` decides on a folder's events, then an empty log takes them, the same import
+    again appends nothing, and a log that holds anything else is refused (cli/tune/commands.py decides nothing)."""
 
-        assert into_an_empty_log(events, "zen/events.jsonl")(TUNE.initial) is events
+    def command(self, events=None, unreadable=None) -> ImportFolder:
+        return ImportFolder("zen", "zen/events.jsonl", import_events(zen(())) if events is None else events,
+                            unreadable)
 
-    def test_a_log_written_meanwhile_is_refused(self):
-        events = import_events(zen(()))
-        tuned = fold(events[0])
-        other_loop = attrs.evolve(TUNE.initial, foreign="qb.batch_started")
-        assert tuned.settings is not None
+    def test_a_log_without_a_tuning_takes_the_folders_events(self):
+        command = self.command()
 
-        for state in (tuned, other_loop):
-            with pytest.raises(Refused, match="zen/events.jsonl was written meanwhile: nothing imported"):
-                into_an_empty_log(events, "zen/events.jsonl")(state)
+        assert decide(command, TUNE.initial) == list(command.events)
+
+    def test_the_same_import_again_appends_nothing(self):
+        command = self.command()
+
+        assert decide(command, fold(*command.events)) == []
+
+    @pytest.mark.parametrize("logged", ["the start only", "one event more", "another tuning"])
+    def test_a_log_holding_anything_else_is_refused(self, logged):
+        command = self.command()
+        state = {"the start only": lambda: fold(command.events[0]),
+                 "one event more": lambda: fold(*command.events, RunStarted("batch01-nomem-run3", 1, "nomem", 3, ())),
+                 "another tuning": lambda: fold(*import_events(zen(({"id": "c1", "added": "batch01-nomem-run1"},))))}
+
+        with pytest.raises(Refused, match="zen/events.jsonl holds events already: this folder has a log; use --dir zen "
+                                          "with the other commands"):
+            decide(command, state[logged]())
+
+    def test_another_loops_log_is_refused_as_such(self):
+        with pytest.raises(WrongLog, match="not a tuning's"):
+            decide(self.command(), attrs.evolve(TUNE.initial, foreign="qb.batch_started"))
+
+    def test_a_folder_that_cannot_be_read_is_refused_for_what_it_is_into_an_empty_log_only(self):
+        unreadable = BadInput("zen/selection.json is not JSON: fix the file")
+        command = self.command(events=(), unreadable=unreadable)
+
+        with pytest.raises(BadInput, match="selection.json is not JSON"):
+            decide(command, TUNE.initial)
+        with pytest.raises(Refused, match="holds events already"):
+            decide(command, fold(*self.command().events))
 
 
 DATASET = (

@@ -6,7 +6,8 @@ import re
 
 from batchlog.engine import Event
 from batchlog.projections.tune.events import TuningStarted
-from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.decider import TUNE
+from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.state import TuneState
 
 AT = "2026-12-02T16:00:00.000Z"

@@ -18,7 +18,8 @@ from pathlib import Path
 import attrs
 
 from batchlog.projections.tune.batch_mjs.js_json import js_json
-from batchlog.projections.tune.batch_mjs.rules import RUN_NAME, History, node_dirname, pad
+from batchlog.projections.tune.batch_mjs.rules import History, node_dirname, pad
+from batchlog.projections.tune.batch_mjs.run_names import RUN_NAME
 from tests.seeds import BATCH_MJS, require
 
 SCRIPT_IN_ROOT = Path(".github/skills/zen-finetune/scripts/batch.mjs")

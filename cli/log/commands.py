@@ -10,12 +10,12 @@ import attrs
 import orjson
 import typer
 
-from batchlog.cli.options import At, Json
 from batchlog.cli.at_option import require_within_log
-from batchlog.engine import EventLog
+from batchlog.cli.loops import all_types, loops
+from batchlog.cli.options import At, Json
 from batchlog.engine.errors import NotALog
+from batchlog.engine.log import EventLog
 from batchlog.engine.verify import Receipt, verify
-from batchlog.projections.catalog import all_types
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
@@ -78,15 +78,14 @@ def verify_command(
 
 
 def _snapshot_verdicts(path) -> list:
-    """Each snapshot of the log compared with a replay (the views' projections, with the registry each reads with)."""
+    """Each snapshot of the log compared with a replay: every loop's folds, read with the types every loop's
+    commands read with (the same names and versions: cli/loops.py)."""
     from batchlog.engine.snapshots.check import check_snapshots
-    from batchlog.projections.quick_batch.evolve import projection as quick_batch_projection
-    from batchlog.projections.quick_batch.events import REGISTRY as QUICK_BATCH
-    from batchlog.projections.tune.evolve import TUNE, without_usage
 
     types = all_types()
-    return check_snapshots(path, [(types, [TUNE, without_usage(types.by_name)]),
-                                  (QUICK_BATCH, [quick_batch_projection()])])
+    deciders = [loop.load_decider() for loop in loops()]
+    return check_snapshots(path, [(types, [fold for decider in deciders
+                                           for fold in (decider, *decider.views(types.by_name))])])
 
 
 def _print_report(report) -> None:

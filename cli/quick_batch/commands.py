@@ -1,8 +1,8 @@
 """The bodies of `batchlog quick-batch parse|start|next|record|summarize`.
 
 Each reads what the decision needs from disk (staged payloads, briefs, the batch file) on a
-lock-free replay, builds one command, has `decide` take it under the log's lock (an
-`EventLog.append`), carries out the effects the decision returns, and returns the answer the
+lock-free replay, builds one command, has the quick batch's `decide` take it under the log's lock
+(cli/loop_log.py), carries out the effects the decision returns, and returns the answer the
 seed prints. When the batch moved between the read and the lock (`Stale`), it reads again.
 """
 
@@ -14,13 +14,14 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from batchlog import engine
+from batchlog.cli.loop_log import decided, state_of
+from batchlog.cli.quick_batch import effects as effects_io
 from batchlog.cli.quick_batch import files as io
 from batchlog.cli.store import Store
 from batchlog.engine.clock import now_datetime
 from batchlog.engine.errors import WriteFailed
+from batchlog.engine.log import Appended, EventLog
 from batchlog.projections.errors import BadInput, Refused
-from batchlog.cli.quick_batch import effects as effects_io
 from batchlog.projections.quick_batch import decide, views
 from batchlog.projections.quick_batch.commands import (
     ArchiveAndRemove,
@@ -41,8 +42,8 @@ from batchlog.projections.quick_batch.commands import (
     Unstaged,
     WriteSummary,
 )
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
 from batchlog.projections.quick_batch.events import CREATE_WORKFLOW, WORKFLOW
-from batchlog.projections.quick_batch.evolve import projection
 from batchlog.projections.quick_batch.exit_codes import exit_code_map
 from batchlog.projections.quick_batch.state import Batch
 
@@ -93,26 +94,19 @@ def start(args: argparse.Namespace, store: Store | None = None) -> dict[str, Any
     return start_file(args.file, Path(args.run_dir), args.fail_fast, args.exit_codes, store)
 
 
-def _decided(log: engine.EventLog, command_of: Callable[[Batch], Command]) -> tuple[Any, Decision]:
+def _decided(log: EventLog, command_of: Callable[[Batch], Command]) -> tuple[Appended, Decision]:
     """Read (lock-free), build the command, decide it under the lock: (the append, the decision).
     Retried while the batch moved in between (each retry follows another command's append)."""
     for _ in range(ATTEMPTS):
-        command = command_of(log.replay(projection()).state)
-        taken: list[Decision] = []
-
-        def decide_locked(state: Batch) -> list[Any]:
-            taken.append(decide.decide(state, command))
-            return list(taken[-1].events)
-
+        command = command_of(state_of(log, QUICK_BATCH))
         try:
-            appended = log.append(projection(), decide_locked)
+            return decided(log, QUICK_BATCH, command)
         except decide.Stale:
             continue
-        return appended, taken[-1]
     raise Refused("the batch kept changing while this command read it: run it again")
 
 
-def _carry_out(log: engine.EventLog, run_dir: Path, effects: tuple[Effect, ...]) -> Batch | None:
+def _carry_out(log: EventLog, run_dir: Path, effects: tuple[Effect, ...]) -> Batch | None:
     """Do on disk what a decision asks, in order (a summary written is then recorded, which may ask more).
     The state after the last append this made (None: it made none)."""
     state = None
@@ -172,9 +166,8 @@ def start_file(file: str, run_dir: Path, fail_fast: bool, exit_codes: str | None
     return views.start_answer(appended.state, resumed=not appended.events)
 
 
-def _has_start(log: engine.EventLog) -> bool:
-    io.refuse_foreign_log(log)
-    return log.replay(projection()).state.started is not None
+def _has_start(log: EventLog) -> bool:
+    return state_of(log, QUICK_BATCH).started is not None
 
 
 def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str | None,
@@ -189,7 +182,7 @@ def start_briefs(paths: list[str], run_root: Path, fail_fast: bool, schema: str 
     shown = run_dir.as_posix()
     log = io.open_log(run_dir, store)
     if log.exists():
-        io.refuse_foreign_log(log)
+        state_of(log, QUICK_BATCH)  # another loop's log is refused before any brief is read
     given = _given_codes(exit_codes) if exit_codes is not None else None
     checked: list[tuple[BriefCheck, ...]] = []
 

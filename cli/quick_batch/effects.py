@@ -27,7 +27,7 @@ from batchlog.projections.quick_batch.commands import (
 )
 
 if TYPE_CHECKING:
-    from batchlog.engine import EventLog
+    from batchlog.engine.log import EventLog
 
 SUMMARY_NAMES = 1000  # `stem-stamp.json`, then `-2` … `-999`, as the seed
 

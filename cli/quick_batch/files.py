@@ -15,12 +15,14 @@ from typing import Any
 
 from batchlog.cli import store as stores
 from batchlog.cli.folders import LOG_NAME
-from batchlog.engine import EventLog
+from batchlog.cli.loop_log import open_loop_log
+from batchlog.cli.loops import types_for
 from batchlog.engine.files import read_regular
-from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.engine.log import EventLog
+from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.quick_batch.commands import Staged, Unstaged
 from batchlog.projections.quick_batch.decide import HALT_PAYLOAD, RESULT_PAYLOAD
-from batchlog.projections.quick_batch.events import REGISTRY, TYPE_PREFIX
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
 from batchlog.projections.quick_batch.grammar import TargetLine, parse_bytes
 
 SEED_BATCH_FILE = "batch.jsonl"
@@ -88,52 +90,23 @@ def remove_tree(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-
-
-
-
 # ─── the log ────────────────────────────────────────────────────────────────
 
 
 def open_log(run_dir: Path, store: stores.Store | None = None) -> EventLog:
     """The batch's log (`<run dir>/events.jsonl`, or in `store`; None: as BATCHLOG_STORE says), with snapshots
     (`events.jsonl.snap/`, written once a batch is long)."""
-    return stores.open_log(store if store is not None else stores.chosen(), run_dir, REGISTRY, on_wait=_say,
-                           on_note=_say)
+    return open_loop_log(QUICK_BATCH, run_dir, store)
 
 
 def open_log_at(path: Path) -> EventLog:
     """A quick batch's log under another name (the copy archived beside its summary), read-only use."""
-    return stores.open_archive(path, REGISTRY, on_wait=_say)
-
-
-def refuse_foreign_log(log: EventLog) -> None:
-    """WrongLog when the log's first event is not a quick batch's (e.g. a tuning's log)."""
-    kind = _first_type(log)
-    if kind is not None and not kind.startswith(TYPE_PREFIX):
-        raise WrongLog(f"{stores.shown(log)} is not a quick batch's log (its first event is {kind}): give "
-                       "`batchlog quick-batch` the run folder of a quick batch, or use the command of that log's loop",
-                       path=stores.shown(log), type=kind)
-
-
-def _first_type(log: EventLog) -> str | None:
-    """The type of the log's first event, read with a scan (None: no event that can be read; the engine names
-    a damaged or newer log). A first event of a type this loop does not know is read again with every type
-    batchlog knows, to name it."""
-    first = log.scan(at=1, decode=False)
-    for event in first:
-        return event.type
-    if not any(problem.seq == 1 for problem in first.newer):
-        return None
-    from batchlog.projections.catalog import all_types
-
-    return next((event.type for event in stores.read_with(log, all_types()).scan(at=1, decode=False)), None)
+    return stores.open_archive(path, types_for(QUICK_BATCH), on_wait=_say)
 
 
 def require_log(log: EventLog, run_dir: Path) -> None:
-    """Refused when the run folder holds no batch log (start first, or import a seed batch)."""
+    """Refused when the run folder holds no log (start first, or import a seed batch)."""
     if log.exists():
-        refuse_foreign_log(log)
         return
     if run_dir.exists() and not run_dir.is_dir():
         # As the seed, which reads its state file in the run folder (the message names the file).

@@ -126,10 +126,9 @@ def _store_options(parser: Any) -> None:
     from batchlog.cli import store
 
     parser.add_argument("--store", default=None, metavar="URL", type=_checked(store.check_store),
-                        help=f"where the log is kept: {store.STORE_FORM} (default: ${store.STORE_ENV}, else file: "
-                             "<run dir>/events.jsonl)")
+                        help=store.store_help("<run dir>/events.jsonl"))
     parser.add_argument("--log", default=None, metavar="NAME", type=_checked(store.check_log_name),
-                        help="the log's name on the server (default: the run folder's name); never a path")
+                        help=store.log_help("the run folder's name"))
 
 
 def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
@@ -164,6 +163,12 @@ class _Unbuilt:
 
     def add_argument(self, *args: Any, **kwargs: Any) -> None:
         pass
+
+
+def front(args: list[str]) -> int:
+    """`batchlog quick-batch ...` before the typer app is built (cli/main.py): the seed's argparse contract (usage
+    errors, exit 2), and a fast start (no typer)."""
+    return main(args[1:])
 
 
 def main(args: list[str]) -> int:

@@ -7,13 +7,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from batchlog.cli.loop_log import decided, state_of
 from batchlog.cli.quick_batch import files as io
-from batchlog.cli.at_option import require_within_log
 from batchlog.cli.store import Store, shown
-from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.errors import BadInput
 from batchlog.projections.quick_batch import decide, progress
-from batchlog.projections.quick_batch.evolve import projection
-from batchlog.projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.commands import ImportSeedBatch
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
 
 
 def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | None = None) -> str:
@@ -23,9 +23,7 @@ def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | N
         log = io.open_log_at(archived[1])
     else:
         io.require_log(log, run_dir)
-    replayed = log.replay(projection(), at=at)
-    require_within_log(at, replayed.position.seq, shown(log))
-    state = replayed.state
+    state = state_of(log, QUICK_BATCH, at)
     decide.require_batch(state, run_dir.as_posix())
     data = progress.progress(state, run_dir.as_posix())
     if archived is not None:
@@ -58,17 +56,10 @@ def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, An
         raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.strerror or e}") from None
     events = events_of_seed_lines(data, run_dir.as_posix())
     log = io.open_log(run_dir, store)
-    taken = Refused(f"{shown(log)} already exists: this batch was imported or started with batchlog; "
-                    "go on with `batchlog quick-batch next`", path=shown(log))
-    if log.exists():
-        raise taken
-
-    def write_all(state: Batch) -> list[Any]:
-        if state.started is not None:
-            raise taken
-        return events
-
-    appended = log.append(projection(), write_all)
+    command = ImportSeedBatch(shown(log), events)
+    if log.exists():  # even one that holds no batch yet: the import is for a run folder batchlog never wrote in
+        raise decide.already_taken(command.log)
+    appended, _ = decided(log, QUICK_BATCH, command)
     state = appended.state
     return {"status": "imported", "run_dir": run_dir.as_posix(), "log": shown(log),
             "events": len(appended.events), "targets_total": len(state.started.targets),

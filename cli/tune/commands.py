@@ -1,9 +1,9 @@
 """`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl (or in --store).
 
-Each command parses, makes one decision (through `EventLog.append`, under the
-lock) or asks one view, and renders. Files are read and written in cli/tune/files.py;
-the read-only views status, next and the next-batch preview are in cli/tune/views.py
-(the fast path of cli/fast_views.py calls them without typer).
+Each command parses, makes one decision (the tuning's `decide`, under the log's lock: cli/tune/log.py) or asks
+one view, and renders. Files are read and written in cli/tune/files.py; the read-only views status, next and the
+next-batch preview are in cli/tune/views.py (the fast path of cli/fast_views.py calls them without typer); the
+reports (readme, usage-report, audit) in cli/tune/reports.py.
 """
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import attrs
 import typer
 
-from batchlog.cli.options import At, Json, LogName, Store as StoreOption
+from batchlog.cli.options import At, Dir, Json, LogName, Store as StoreOption
 from batchlog.cli.store import Store, chosen, shown
-from batchlog.engine import EventLog
-from batchlog.engine.own_types import NAMES as ENGINE_TYPES
+from batchlog.cli.tune import reports
 from batchlog.cli.tune.files import (
     check_batch_files,
     path_from,
@@ -29,6 +28,7 @@ from batchlog.cli.tune.files import (
     write_batch_files,
     write_text,
 )
+from batchlog.cli.loop_log import decided
 from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, tune_log, tuning_state
 from batchlog.cli.tune.views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
 from batchlog.projections.errors import BadInput, Refused
@@ -38,6 +38,7 @@ from batchlog.projections.tune.decide.loop import (
     BuildBatch,
     FixDifficult,
     GradeRun,
+    ImportFolder,
     InitTuning,
     KeepMemory,
     RecordChange,
@@ -46,10 +47,12 @@ from batchlog.projections.tune.decide.loop import (
     StartFinal,
     StartRun,
 )
-from batchlog.projections.tune.evolve import TUNE
 from batchlog.projections.tune.batch_mjs.inputs import cases_plan, plan_of
-from batchlog.projections.tune.state import TuneState
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.views.status import difficult_rows
+
+if TYPE_CHECKING:
+    from batchlog.cli.loops import Loop
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
@@ -60,8 +63,12 @@ app.add_typer(run_app, name="run", help="start a run of a batch (or the final ch
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
 
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
-                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
+
+def add_to(root: typer.Typer, loop: Loop) -> None:
+    """Put the `tune` group on the root app (cli/loops.py), with the reports (cli/tune/reports.py) after this
+    module's commands."""
+    reports.register(app)
+    root.add_typer(app, name=loop.name, help=loop.help)
 
 
 def _not_a_placeholder(option: str):
@@ -444,44 +451,16 @@ def import_command(
 
     Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
     """
-    from batchlog.projections.tune.zen_import import import_events, into_an_empty_log  # only this command needs them
+    from batchlog.projections.tune.zen_import import import_events  # only this command needs it
 
-    store = chosen(store_url, log_name)
-    log = tune_log(source, store)
-    if _holds_events(source, log, store):
-        return _import_repeated(source, log, store, as_json)
-    events = import_events(read_zen_folder(source))
+    log = tune_log(source, chosen(store_url, log_name))
     try:
-        appended = log.append(TUNE, into_an_empty_log(events, shown(log)))
-    except Refused:  # written meanwhile: by the same import (then this one is its repeat), or refused
-        return _import_repeated(source, log, store, as_json)
-    return _imported(source, log, len(appended.events), appended.state, as_json)
-
-
-def _holds_events(source: Path, log: EventLog, store: Store) -> bool:
-    """The log holds an acknowledged event (a tuning's or another loop's). Decided on the events, not on the file:
-    a log left by a killed import (a torn line, an unfinished command) holds none, and the import goes ahead."""
-    state = tuning_state(source, store=store) if log.exists() else None
-    return state is not None and (state.started or state.foreign is not None)
-
-
-def _import_repeated(source: Path, log: EventLog, store: Store, as_json: bool) -> int:
-    """The same import again after its events were all appended (it may have been killed before it said so):
-    nothing to do, the same answer. Anything else on the log is refused."""
-    from batchlog.projections.tune.zen_import import already_imported, import_events  # only this command needs them
-
-    refusal = Refused(f"{shown(log)} holds events already: this folder has a log; use --dir {source} with the "
-                      "other commands", file=shown(log))
-    try:
-        events = import_events(read_zen_folder(source))
-    except (BadInput, Refused):
-        raise refusal from None
-    if not already_imported(events, [event.data for event in log.scan() if event.type not in ENGINE_TYPES]):
-        raise refusal
-    return _imported(source, log, len(events), tuning_state(source, store=store), as_json)
-
-
-def _imported(source: Path, log: EventLog, count: int, state: TuneState, as_json: bool) -> int:
-    return emit(as_json, [f"imported {source}: {count} events, {len(state.batches)} batches, "
+        command = ImportFolder(str(source), shown(log), import_events(read_zen_folder(source)))
+    except Refused as unreadable:  # the decision says whether that matters: not for a log that holds events
+        command = ImportFolder(str(source), shown(log), unreadable=unreadable)
+    appended, _ = decided(log, TUNE, command)
+    state = appended.state
+    return emit(as_json, [f"imported {source}: {len(command.events)} events, {len(state.batches)} batches, "
                           f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {shown(log)}"],
-                {"events": count, "batches": len(state.batches), "runs": len(state.runs), "log": shown(log)})
+                {"events": len(command.events), "batches": len(state.batches), "runs": len(state.runs),
+                 "log": shown(log)})

@@ -15,12 +15,12 @@ import orjson
 
 from batchlog.engine.files import NotARegularFile, read_regular, write_atomically
 from batchlog.projections.errors import BadInput
+from batchlog.projections.tune.batch_mjs.run_names import parse_run_name
 
 if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
     from batchlog.projections.tune.zen_import import ZenFolder, ZenRun
 
 FINDINGS_VERDICT = re.compile(r"^## ([A-Z][A-Z ]*[A-Z])", re.MULTILINE)  # batch.mjs's verdict heading
-ZEN_RUN = re.compile(r"(batch[0-9]{2}-(?:nomem|mem)|final)-run[0-9]+")
 
 
 def read_json(path: Path, what: str = "file") -> Any:
@@ -67,8 +67,6 @@ def read_dataset_and_name(path: Path) -> tuple[tuple[dict[str, Any], ...], str |
 
 def path_from(folder: Path, path: Path) -> str:
     """`path` relative to `folder` (POSIX separators), so that a log names its files the same on every clone."""
-    import os
-
     return Path(os.path.relpath(path.absolute(), folder.absolute())).as_posix()
 
 
@@ -155,7 +153,7 @@ def _read_runs(runs: Path) -> tuple[ZenRun, ...]:
         return ()
     found = []
     for entry in sorted(runs.iterdir()):
-        if not entry.is_dir() or not ZEN_RUN.fullmatch(entry.name):
+        if not entry.is_dir() or parse_run_name(entry.name) is None:
             continue
         cases_path, plan_path = entry / "cases.json", entry / "plan.json"
         cases = read_json(cases_path, "run's cases") if cases_path.exists() else None

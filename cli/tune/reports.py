@@ -1,6 +1,6 @@
 """`batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
 
-`register(app)` adds them to the `tune` group (cli/app.py calls it for every `tune` command). Each command
+`register(app)` adds them to the `tune` group (cli/tune/commands.py, after its own). Each command
 reads the log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the
 audit live in projections/, imported by the command that uses them (the other tune commands do not pay for
 them).
@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Annotated
 import orjson
 import typer
 
-from batchlog.cli.options import At, Json, LogName, Store
+from batchlog.cli.loop_log import state_of
+from batchlog.cli.loops import all_types
+from batchlog.cli.options import At, Dir, Json, LogName, Store
 from batchlog.cli.store import chosen, shown, verify_log
 from batchlog.cli.tune.files import check_writable, write_text
-from batchlog.cli.tune.commands import Dir
 from batchlog.cli.tune.log import DEFAULT_DIR, tune_log, tuning_state
-from batchlog.projections.catalog import all_types
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.decide.refusals import require_tuning
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.decider import TUNE
 
 if TYPE_CHECKING:
     from batchlog.projections.tune.views.audit import Audit
@@ -35,10 +35,13 @@ RUN_FILES = ("findings.md", "changes.md")
 
 
 def register(app: typer.Typer) -> None:
-    """Add the report commands to the `tune` group."""
-    app.command("readme")(readme_command)
-    app.command("usage-report")(usage_report_command)
-    app.command("audit")(audit_command)
+    """Add the report commands to the `tune` group, those it does not hold yet (each build of the app asks again:
+    a command added twice would be listed twice)."""
+    held = {info.name for info in app.registered_commands}
+    for name, command in (("readme", readme_command), ("usage-report", usage_report_command),
+                          ("audit", audit_command)):
+        if name not in held:
+            app.command(name)(command)
 
 
 def _title(state: TuneState, folder: Path) -> str:
@@ -184,7 +187,7 @@ def audit_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: 
     problems = tuple(problem.message for problem in report.problems)
     if not report.trusted:
         return _print_untrusted(summary, problems, as_json)
-    require_tuning(log.replay(TUNE).state)
+    require_tuning(state_of(log, TUNE))
     result = audit(log.scan(), LogReport(True, summary + ": trusted"))
     _print_audit(shown(log), result, as_json)
     return 0 if result.holds else 1

@@ -117,7 +117,16 @@ class RecordSummaryWritten:
     warnings: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
 
 
-Command = StartBatch | StartBriefBatch | NextTarget | RecordTarget | Summarize | RecordSummaryWritten
+@attrs.frozen
+class ImportSeedBatch:
+    """Take over a batch skf-quick-batch.py started: the `events` its batch.jsonl implies, into the log named `log`."""
+
+    log: str
+    events: tuple[Any, ...] = attrs.field(converter=as_tuple)
+
+
+Command = (StartBatch | StartBriefBatch | NextTarget | RecordTarget | Summarize | RecordSummaryWritten
+           | ImportSeedBatch)
 
 
 # ─── effects: what the CLI does on disk after the append ──────────────────

@@ -1,4 +1,4 @@
-"""The quick batch's decisions: `decide(state, command) -> Decision`, or a refusal (`Refused`, nothing written).
+"""The quick batch's decisions: `decide(command, state) -> Decision`, or a refusal (`Refused`, nothing written).
 
 Pure: it reads no file and calls nothing. Times, payloads and file facts arrive in the
 command; what must happen on disk comes back as effects beside the events, and the CLI
@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.errors import BadInput, Refused, WrongLog
 from batchlog.projections.quick_batch import views
 from batchlog.projections.quick_batch.commands import (
     ArchiveAndRemove,
@@ -24,6 +24,7 @@ from batchlog.projections.quick_batch.commands import (
     ClearEndedBatch,
     Command,
     Decision,
+    ImportSeedBatch,
     NextTarget,
     PrepareTargetFolder,
     RecordSummaryWritten,
@@ -71,7 +72,7 @@ def file_stamp(timestamp: str) -> str:
     return timestamp[:10].replace("-", "") + "-" + timestamp[11:19].replace(":", "")
 
 
-def decide(state: Batch, command: Command) -> Decision:
+def decide(command: Command, state: Batch) -> Decision:
     """The events `command` appends to `state` and the effects the CLI carries out after."""
     match command:
         case StartBatch():
@@ -86,8 +87,20 @@ def decide(state: Batch, command: Command) -> Decision:
             return _summarize(state, command)
         case RecordSummaryWritten():
             return _summary_written(state, command)
+        case ImportSeedBatch():
+            return _import(state, command)
         case _:
             raise TypeError(f"the quick batch has no command {type(command).__name__}")
+
+
+def another_loops_log(state: Batch, log: str) -> WrongLog | None:
+    """The refusal of a log that holds another loop's events (the fold noted the first one; batchlog's commands
+    write a loop's own events from a log's first line on), else None."""
+    if state.foreign is None:
+        return None
+    return WrongLog(f"{log} is not a quick batch's log (its first event is {state.foreign}): give `batchlog "
+                    "quick-batch` the run folder of a quick batch, or use the command of that log's loop",
+                    path=log, type=state.foreign)
 
 
 def require_batch(state: Batch, run_dir: str) -> None:
@@ -327,3 +340,19 @@ def _summary_written(state: Batch, command: RecordSummaryWritten) -> Decision:
         return Decision((), _summary_effects(state, command.run_dir))
     event = SummaryWritten(command.summary_path, command.warnings)
     return Decision((event,), _summary_effects(attrs.evolve(state, summary_written=event), command.run_dir))
+
+
+# ─── import ─────────────────────────────────────────────────────────────────
+
+
+def already_taken(log: str) -> Refused:
+    """The refusal of an import into the log named `log`, which holds a batch already."""
+    return Refused(f"{log} already exists: this batch was imported or started with batchlog; go on with "
+                   "`batchlog quick-batch next`", path=log)
+
+
+def _import(state: Batch, command: ImportSeedBatch) -> Decision:
+    """A seed's batch, into a log that holds none."""
+    if state.started is not None:
+        raise already_taken(command.log)
+    return Decision(command.events)

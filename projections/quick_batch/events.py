@@ -13,11 +13,10 @@ from typing import Any
 
 import attrs
 
-from batchlog.engine import EventType, Registry
+from batchlog.engine.registry import EventType, Registry
 from batchlog.projections.fields import as_tuple
 from batchlog.projections.quick_batch.grammar import TargetLine
 
-TYPE_PREFIX = "qb."
 WORKFLOW = "skf-quick-skill"
 CREATE_WORKFLOW = "skf-create-skill"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from batchlog.engine import CodeVersion, Event, Projection
+from batchlog.engine.envelope import Event
 from batchlog.projections.quick_batch.events import (
     BatchStarted,
     BatchSummarized,
@@ -21,6 +21,7 @@ from batchlog.projections.quick_batch.events import (
     TargetStarted,
 )
 from batchlog.projections.quick_batch.state import Batch
+from batchlog.projections.quick_batch.versions import PREFIX
 
 
 class _Draft:
@@ -33,7 +34,8 @@ class _Draft:
 
     def take(self, state: Batch) -> None:
         self.fields = {"started": state.started, "summary": state.summary, "summarized_at": state.summarized_at,
-                       "summarized_results": state.summarized_results, "summary_written": state.summary_written}
+                       "summarized_results": state.summarized_results, "summary_written": state.summary_written,
+                       "foreign": state.foreign}
         self.results = dict(state.results)
         self.handed_out = dict(state.handed_out)
         self.recorded_at = dict(state.recorded_at)
@@ -74,7 +76,7 @@ def _apply(draft: _Draft, event: Event) -> None:
             if fields["started"] is not None:
                 draft.results[str(fact.batch)] = fact
         case BatchStarted():
-            draft.take(Batch(started=fact))
+            draft.take(Batch(started=fact, foreign=fields["foreign"]))
         case BatchSummarized():
             if fields["started"] is not None:
                 results = draft.results
@@ -86,15 +88,9 @@ def _apply(draft: _Draft, event: Event) -> None:
         case SummaryWritten():
             if fields["summary"] is not None:
                 fields["summary_written"] = fact
+        case _ if not event.type.startswith(PREFIX):
+            # A log of another loop: remembered, so every command can refuse it (WrongLog).
+            if fields["foreign"] is None:
+                fields["foreign"] = event.type
         case _:
             raise TypeError(f"the quick batch has no fold for {event.type}")
-
-
-# Snapshots are keyed to a hash of the modules that decide the state (hashed on first use, not at import).
-_VERSION = CodeVersion(("batchlog.projections.quick_batch.events", "batchlog.projections.quick_batch.grammar",
-                        "batchlog.projections.quick_batch.state", "batchlog.projections.quick_batch.evolve"))
-
-
-def projection() -> Projection:
-    """The fold from an empty batch."""
-    return Projection("quick-batch", Batch(), evolve, version=_VERSION, state_type=Batch, evolve_all=evolve_all)

@@ -39,6 +39,7 @@ class Batch:
     summarized_at: str | None = None
     summarized_results: tuple[Outcome, ...] = ()
     summary_written: SummaryWritten | None = None
+    foreign: str | None = None
 
     @property
     def in_progress(self) -> int | None:

@@ -13,18 +13,13 @@ from batchlog.projections.quick_batch.events import (
     WORKFLOW,
     BatchStarted,
     BatchSummarized,
-    BriefRejected,
     SummaryWritten,
-    TargetRecorded,
     number_value,
 )
 from batchlog.projections.quick_batch.grammar import TargetLine
-from batchlog.projections.quick_batch.state import Batch
-
-Outcome = TargetRecorded | BriefRejected
+from batchlog.projections.quick_batch.state import Batch, Outcome
 
 SUMMARY_STEMS = {WORKFLOW: "quick-skill-batch", CREATE_WORKFLOW: "create-skill-batch"}
-OUTCOME_KEYS = ("batch", "target", "status", "exit_code", "skill_package", "error_code", "quality_score")
 
 
 def workflow(state: Batch) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from batchlog.engine import EventType, Registry
+from batchlog.engine.registry import EventType, Registry
 
 
 def _tuple_of_str(values: Any) -> tuple[str, ...]:

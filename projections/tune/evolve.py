@@ -1,6 +1,7 @@
-"""The tuning's fold: `evolve(state, event) -> state`, one `match` on the event class.
+"""The tuning's fold: `evolve(state, event) -> state`, one `match` on the event class, and `evolve_all` for a run
+of events.
 
-Applies facts and checks no rules (decide.py does that). Pure.
+Applies facts and checks no rules (decide/ does that). Pure.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from typing import Any
 import attrs
 import orjson
 
-from batchlog.engine import CodeVersion, Event, Projection
+from batchlog.engine.envelope import Event
 from batchlog.projections.tune.events import (
-    REGISTRY,
     BatchBuilt,
     ChangeRecorded,
     DifficultAdded,
@@ -25,6 +25,7 @@ from batchlog.projections.tune.events import (
     TuningStarted,
     UsageRecorded,
 )
+from batchlog.projections.tune.versions import PREFIX
 from batchlog.projections.tune.state import (
     Batch,
     Case,
@@ -38,8 +39,6 @@ from batchlog.projections.tune.state import (
     TuneSettings,
     TuneState,
 )
-
-TUNE_PREFIX = "tune."
 
 
 def evolve(state: TuneState, event: Event) -> TuneState:
@@ -55,12 +54,12 @@ def evolve(state: TuneState, event: Event) -> TuneState:
                 fact.open_difficult, fact.size_override, fact.recheck_override, fact.seed_override,
                 event.seq, event.at,
             )
-            return _replaced(state, batches=(*state.batches, batch))
+            return attrs.evolve(state, batches=(*state.batches, batch))
         case RunStarted() as fact:
             run = Run(fact.run, fact.batch, fact.kind, fact.number, fact.cases, event.seq, event.at)
-            return _replaced(state, runs=(*state.runs, run))
+            return attrs.evolve(state, runs=(*state.runs, run))
         case RunGraded() as fact:
-            return _replace_run(state, fact.run, lambda run: _replaced(
+            return _replace_run(state, fact.run, lambda run: attrs.evolve(
                 run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
                 saved_twice=fact.saved_twice, findings=fact.findings, note=fact.note, graded_seq=event.seq,
                 graded_at=event.at,
@@ -70,7 +69,7 @@ def evolve(state: TuneState, event: Event) -> TuneState:
         case DifficultAdded() as fact:
             notes = (Note(fact.run, fact.note),) if fact.note else ()
             entry = Difficult(fact.case, fact.reasons, fact.run, event.seq, notes=notes)
-            return _replaced(state, difficult=(*state.difficult, entry))
+            return attrs.evolve(state, difficult=(*state.difficult, entry))
         case DifficultFixed() as fact:
             return _replace_difficult(state, fact.case, lambda entry: attrs.evolve(
                 entry, fixed=fact.run, fixed_seq=event.seq,
@@ -78,13 +77,13 @@ def evolve(state: TuneState, event: Event) -> TuneState:
             ))
         case ChangeRecorded() as fact:
             change = Change(fact.file, fact.summary, fact.lines, event.seq)
-            return _replace_run(state, fact.run, lambda run: _replaced(run, changes=(*run.changes, change)))
+            return _replace_run(state, fact.run, lambda run: attrs.evolve(run, changes=(*run.changes, change)))
         case MemoryKept() as fact:
             kept = KeptMemory(fact.batch, fact.nodes, event.seq, event.at)
-            return _replaced(state, memories=(*state.memories, kept))
-        case _ if not event.type.startswith(TUNE_PREFIX):
+            return attrs.evolve(state, memories=(*state.memories, kept))
+        case _ if not event.type.startswith(PREFIX):
             # A log of another loop: remembered, so every command can refuse it (WrongLog).
-            return state if state.foreign else _replaced(state, foreign=event.type)
+            return state if state.foreign else attrs.evolve(state, foreign=event.type)
         case _:
             raise TypeError(f"evolve does not know the event {event.type} ({type(event.data).__name__})")
 
@@ -95,11 +94,11 @@ def _regraded(state: TuneState, fact: RunRegraded, event: Event) -> TuneState:
     if run is None:
         return state
     correction = Correction(fact.run, run.verdict, fact.verdict, fact.reason, event.seq, event.at)
-    state = _replace_run(state, fact.run, lambda run: _replaced(
+    state = _replace_run(state, fact.run, lambda run: attrs.evolve(
         run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
         saved_twice=fact.saved_twice,
     ))
-    return _replaced(state, corrections=(*state.corrections, correction))
+    return attrs.evolve(state, corrections=(*state.corrections, correction))
 
 
 def _started(state: TuneState, fact: TuningStarted) -> TuneState:
@@ -138,7 +137,7 @@ def _replace_run(state: TuneState, name: str, change) -> TuneState:
     runs = state.runs
     for index in range(len(runs) - 1, -1, -1):
         if runs[index].name == name:
-            return _replaced(state, runs=(*runs[:index], change(runs[index]), *runs[index + 1 :]))
+            return attrs.evolve(state, runs=(*runs[:index], change(runs[index]), *runs[index + 1 :]))
     return state
 
 
@@ -147,7 +146,7 @@ def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
     entries = state.difficult
     for index, entry in enumerate(entries):
         if entry.case == case and entry.fixed is None:
-            return _replaced(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
+            return attrs.evolve(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
     return state
 
 
@@ -190,22 +189,5 @@ def _with_reports(state: TuneState, pending: dict[str, dict[str, ModelUsage]]) -
         index = len(runs) - 1
         while runs[index].name != name:
             index -= 1
-        runs[index] = _replaced(runs[index], usage=tuple(table.values()))
-    return _replaced(state, runs=tuple(runs))
-
-
-_replaced = attrs.evolve  # the fold's one way to change a field: a new object, the old one untouched
-
-
-# Snapshots are keyed to the code that folds: this module, the state and the event classes (hashed when a
-# snapshot is first read or written, not at import).
-TUNE = Projection("tune", TuneState(), evolve,
-                  version=CodeVersion((__name__, "batchlog.projections.tune.state", "batchlog.projections.tune.events")),
-                  state_type=TuneState, evolve_all=evolve_all)
-
-
-def without_usage(known: Iterable[str]) -> Projection:
-    """TUNE for the views that read no usage figure (status, next, the next batch, the difficult list):
-    it folds every type in `known` (a registry's names, so that another loop's log is still recognised)
-    but usage reports, so a replay parses none of them, most of a tuning's lines. Its runs carry no usage."""
-    return attrs.evolve(TUNE, name="tune.progress", folds=frozenset(known) - {REGISTRY.by_class[UsageRecorded].name})
+        runs[index] = attrs.evolve(runs[index], usage=tuple(table.values()))
+    return attrs.evolve(state, runs=tuple(runs))

@@ -101,10 +101,3 @@ def something_left(state: TuneState) -> bool:
     """Whether a batch can still be built: unused cases, or open difficult ones."""
     past = history(state)
     return bool(rules.unused_cases(past) or rules.open_difficult(past))
-
-
-def run_name(batch: int, kind: str, number: int) -> str:
-    """`batchNN-nomem-runK`, `batchNN-mem-runK`, or `final-runK` (batch 0)."""
-    if kind == "final":
-        return f"final-run{number}"
-    return f"batch{batch:02d}-{kind}-run{number}"

@@ -240,12 +240,6 @@ class TuneState:
     def last_good_memory(self) -> KeptMemory | None:
         return self.memories[-1] if self.memories else None
 
-    def case_named(self, case_id: str) -> Case | None:
-        for case in self.cases:
-            if case.id == case_id:
-                return case
-        return None
-
     @property
     def used(self) -> frozenset[str]:
         """Ids that some batch holds."""

@@ -8,15 +8,14 @@ findings.md, and the difficult list with the runs entries were added and fixed i
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import Any
 
 import attrs
 import orjson
 
-from batchlog.projections.errors import BadInput, Refused
+from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.batch_mjs.config import settings_from_config
+from batchlog.projections.tune.batch_mjs.run_names import RunName, parse_run_name
 from batchlog.projections.tune.decide.loop import MAX_CONCURRENCY
 from batchlog.projections.tune.events import (
     BatchBuilt,
@@ -27,9 +26,6 @@ from batchlog.projections.tune.events import (
     TuningStarted,
 )
 from batchlog.projections.tune.batch_mjs.selection import check_cases
-from batchlog.projections.tune.state import TuneState
-
-RUN = re.compile(r"batch([0-9]{2})-(nomem|mem)-run([0-9]+)|final-run([0-9]+)")
 
 
 @attrs.frozen
@@ -52,38 +48,23 @@ class ZenFolder:
     runs: tuple[ZenRun, ...]
 
 
-def into_an_empty_log(events: list, log: str) -> Callable[[TuneState], list]:
-    """The decision of `tune import`: `events`, appended only to a log that holds no tuning and no other loop's
-    events (another command may have written it since the import began)."""
-
-    def decide(state: TuneState) -> list:
-        if state.settings is not None or state.foreign:
-            raise Refused(f"{log} was written meanwhile: nothing imported", file=log)
-        return events
-
-    return decide
-
-
-def already_imported(events: list, logged: list) -> bool:
-    """The log holds exactly the events this import would append: an earlier run of the same import wrote them
-    (it may have been killed before it said so), and a repeat has nothing left to do."""
-    return bool(events) and logged == events
-
-
 def import_events(zen: ZenFolder) -> list:
     """Every event of the folder's history, in the order it happened."""
     check_cases(zen.dataset, f"{zen.folder}/dataset.json")
     check_cases(zen.selection, f"{zen.folder}/selection.json")
     events: list = [_started(zen)]
-    runs = sorted((run for run in zen.runs if RUN.fullmatch(run.name)), key=_run_order)
-    firsts = {_batch(run): run for run in runs if _is_first(run) and run.cases is not None}
+    runs = sorted(((run, parts) for run in zen.runs if (parts := parse_run_name(run.name)) is not None),
+                  key=lambda named: _run_order(named[1]))
+    firsts = {parts.batch: run for run, parts in runs if _is_first(parts) and run.cases is not None}
     for number in sorted(firsts):
         events.append(_built(zen, number, firsts[number]))
-        for run in (run for run in runs if _batch(run) == number):
-            events.extend(_run_events(run, firsts[number].cases or ()))
+        for run, parts in runs:
+            if parts.batch == number:
+                events.extend(_run_events(run, parts, firsts[number].cases or ()))
     selection = tuple(case["id"] for case in zen.selection)
-    for run in (run for run in runs if _batch(run) == 0):
-        events.extend(_run_events(run, selection))
+    for run, parts in runs:
+        if parts.batch == 0:
+            events.extend(_run_events(run, parts, selection))
     return _with_difficult(events, zen.difficult or ())
 
 
@@ -119,11 +100,9 @@ def _built(zen: ZenFolder, number: int, first: ZenRun) -> BatchBuilt:
                       tuple(new), tuple(recheck))
 
 
-def _run_events(run: ZenRun, fallback: tuple[str, ...]) -> list:
-    match = RUN.fullmatch(run.name)
-    assert match is not None
-    batch, kind, number = (0, "final", int(match[4])) if match[4] else (int(match[1]), match[2], int(match[3]))
-    started = RunStarted(run.name, batch, kind, number, run.cases if run.cases is not None else fallback)
+def _run_events(run: ZenRun, parts: RunName, fallback: tuple[str, ...]) -> list:
+    started = RunStarted(run.name, parts.batch, parts.kind, parts.number,
+                         run.cases if run.cases is not None else fallback)
     if not run.verdict:
         return [started]
     return [started, RunGraded(run.name, run.verdict, findings=f"runs/{run.name}/findings.md")]
@@ -184,22 +163,15 @@ def _insert_after_run(events: list, run: str, event: Any, after: Any = None) -> 
     events.insert(position, event)
 
 
-def _run_order(run: ZenRun) -> tuple[int, int, int]:
-    match = RUN.fullmatch(run.name)
-    assert match is not None
-    if match[4]:
-        return (10**9, 0, int(match[4]))
-    return (int(match[1]), 0 if match[2] == "nomem" else 1, int(match[3]))
+def _run_order(parts: RunName) -> tuple[int, int, int]:
+    """Batches in number order, each half without memory first, the final check last."""
+    if parts.batch == 0:
+        return (10**9, 0, parts.number)
+    return (parts.batch, 0 if parts.kind == "nomem" else 1, parts.number)
 
 
-def _batch(run: ZenRun) -> int:
-    match = RUN.fullmatch(run.name)
-    return int(match[1]) if match and match[1] else 0
-
-
-def _is_first(run: ZenRun) -> bool:
-    match = RUN.fullmatch(run.name)
-    return bool(match and match[2] == "nomem" and int(match[3]) == 1)
+def _is_first(parts: RunName) -> bool:
+    return parts.kind == "nomem" and parts.number == 1
 
 
 def _number(value: Any) -> int:

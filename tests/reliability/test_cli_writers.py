@@ -23,8 +23,8 @@ from batchlog.cli.tune.log import tuning_state
 from batchlog.engine import EventLog
 from batchlog.engine.verify import verify
 from batchlog.engine.snapshots.file import Snapshots
-from batchlog.projections.catalog import all_types
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.cli.loops import all_types
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.views.status import next_step, progress
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, holder, kill, log_lines, wait

@@ -11,7 +11,7 @@ import pytest
 from batchlog.engine.errors import LogDamaged
 from batchlog.engine.verify import verify
 from batchlog.engine.salvage import salvage
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 from tests.reliability import model
 from tests.reliability.test_tamper import FIXTURE, finished_log, first_changed_line, tamperings, test_types  # noqa: F401

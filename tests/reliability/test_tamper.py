@@ -21,7 +21,7 @@ import pytest
 import batchlog.cli.log.commands
 from batchlog.engine.verify import verify
 from batchlog.engine.envelope import encode_line
-from batchlog.projections.catalog import all_types
+from batchlog.cli.loops import all_types
 from tests.clirunner import invoke
 from tests.reliability import model
 

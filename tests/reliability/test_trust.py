@@ -307,7 +307,7 @@ def long_tuning(tmp_path: Path) -> Path:
     """The fixture tuning with 250 usage reports on top: long enough for its views to write snapshots."""
     from batchlog.cli.tune.log import tune_log
     from batchlog.projections.tune.events import UsageRecorded
-    from batchlog.projections.tune.evolve import TUNE
+    from batchlog.projections.tune.decider import TUNE
 
     folder = tuning(tmp_path)
     run = orjson.loads(lines_of(folder / "events.jsonl")[-1])["data"].get("run") or "batch01-nomem-run1"

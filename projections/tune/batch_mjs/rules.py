@@ -15,11 +15,11 @@ from batchlog.projections.fields import as_tuple
 from batchlog.projections.errors import Refused
 from batchlog.projections.tune.batch_mjs.collation import locale_compare
 from batchlog.projections.tune.batch_mjs.js_json import js_json, js_number
+from batchlog.projections.tune.batch_mjs.run_names import FINAL, parse_run_name
 
 SEVERITY = ("wrong", "regressed", "flaky", "memory", "costly")
 NAME = "batch.mjs"
 SMOOTH_RUNS = 2  # a batch that needed more non-VOID runs than this, in either half, does not grow the next
-RUN_NAME = re.compile(r"batch([0-9]{2})-(nomem|mem)-run([0-9]+)")  # used with fullmatch, as JS /^...$/
 _LEHMER_MODULUS = 2147483647
 _LEHMER_MULTIPLIER = 48271
 
@@ -80,8 +80,8 @@ class NothingLeft(Refused):
 
 def batch_of(run: str) -> int:
     """The batch number in a run name; 0 for a name that is not a batch run (e.g. final-run1)."""
-    match = RUN_NAME.fullmatch(run)
-    return int(match[1]) if match else 0
+    parts = parse_run_name(run)
+    return parts.batch if parts else 0
 
 
 def pad(number: int) -> str:
@@ -237,7 +237,8 @@ def summary_lines(plan: BatchPlan, out: str | None, difficult_exists: bool) -> l
     if out:
         folder = node_dirname(out)
         last = re.split(r"[\\/]", folder)[-1]
-        if not RUN_NAME.fullmatch(last):
+        parts = parse_run_name(last)
+        if parts is None or parts.kind == FINAL:
             lines.append(f"  warning: {folder} is not named batch<NN>-nomem-run1 - next.mjs will not see it")
         elif last != f"batch{pad(plan.number)}-nomem-run1":
             lines.append(f"  warning: this is batch {plan.number}; write it to batch{pad(plan.number)}-nomem-run1/")
@@ -285,8 +286,8 @@ def _counted_runs(history: History, number: int, kind: str) -> int:
     """Runs of one half of a batch that count: every run folder but the VOID ones (ungraded ones count)."""
     count = 0
     for name, verdict in history.runs:
-        match = RUN_NAME.fullmatch(name)
-        if match and int(match[1]) == number and match[2] == kind and verdict != "VOID":
+        parts = parse_run_name(name)
+        if parts and parts.batch == number and parts.kind == kind and verdict != "VOID":
             count += 1
     return count
 

@@ -2,7 +2,8 @@
 
 Pure. Every command is idempotent: asked again with the same input once it took
 effect, it returns no event; asked with other input, it is refused. The commands
-about records (difficult list, changes, memory, usage) live in decide_records.py.
+about records (difficult list, changes, memory, usage) live in records.py, the
+correction of a grade in regrade.py, `tune import` in import_folder.py.
 """
 
 from __future__ import annotations
@@ -27,16 +28,18 @@ from batchlog.projections.tune.decide.records import (
     record_usage,
 )
 from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
-from batchlog.projections.tune.stage import Half, batch_finished, batch_passed, half, run_name
+from batchlog.projections.tune.stage import Half, batch_finished, batch_passed, half
+from batchlog.projections.tune.batch_mjs.run_names import run_name
 from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.decide.import_folder import ImportFolder, import_folder
 from batchlog.projections.tune.decide.refusals import check_count, require_run, require_tuning, wrong_log
 from batchlog.projections.tune.decide.regrade import RegradeRun, check_grade, regrade_run
 from batchlog.projections.tune.batch_mjs.selection import check_cases, selection_order
 from batchlog.projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
 
 __all__ = [
-    "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "InitTuning", "KeepMemory", "RecordChange",
-    "RecordUsage", "RegradeRun", "StartFinal", "StartRun", "decide",
+    "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "ImportFolder", "InitTuning", "KeepMemory",
+    "RecordChange", "RecordUsage", "RegradeRun", "StartFinal", "StartRun", "decide",
 ]
 
 MAX_CONCURRENCY = 16
@@ -95,6 +98,8 @@ def decide(command: object, state: TuneState) -> list:
     match command:
         case InitTuning():
             return init_tuning(state, command)
+        case ImportFolder():
+            return import_folder(state, command)
     require_tuning(state)
     try:
         events = _decide_on_a_tuning(command, state)

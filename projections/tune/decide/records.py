@@ -1,6 +1,6 @@
 """Decisions about what the tuning records beside its runs: difficult list, changes, memory, usage. Pure.
 
-Same contract as decide.py: no event when the command already took effect,
+Same contract as loop.py's `decide`: no event when the command already took effect,
 `Refused` when it contradicts what was recorded.
 """
 

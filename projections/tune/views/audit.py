@@ -12,7 +12,7 @@ from datetime import datetime
 
 import attrs
 
-from batchlog.engine import Event
+from batchlog.engine.envelope import Event
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.errors import Refused
 from batchlog.projections.tune.events import (
@@ -24,7 +24,7 @@ from batchlog.projections.tune.events import (
     RunStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import TUNE, evolve
+from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.stage import Half, half
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
@@ -109,7 +109,7 @@ class _Walk:
     """What the replay collects on its way for the checks that need the order of events."""
 
     def __init__(self) -> None:
-        self.state: TuneState = TUNE.initial
+        self.state = TuneState()
         self.order_faults: list[str] = []
         self.grades: dict[str, list[int]] = {}
         self.corrections: list[tuple[bool, str]] = []

@@ -11,7 +11,8 @@ import attrs
 
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.refusals import require_tuning
-from batchlog.projections.tune.stage import Half, batch_halves, current_half, half, run_name
+from batchlog.projections.tune.stage import Half, batch_halves, current_half, half
+from batchlog.projections.tune.batch_mjs.run_names import run_name
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
 

@@ -16,11 +16,8 @@ from batchlog.projections.tune.views.readme.facts import (
     growth_sizes,
     kept_batches,
     numbers_text,
-    percent,
     plain,
     plural,
-    run_tokens,
-    token_change,
 )
 from batchlog.projections.tune.state import TuneState
 from batchlog.projections.tune.views.status import DEFAULT_FOLDER, next_step
