@@ -24,7 +24,7 @@ def bare_loads(path: Path) -> None:
 
 
 def checked_loads(path: Path) -> None:
-    """The least a replay that types every event does per line (DESIGN.md): parse it, and hash it for
+    """The least a replay that types every event does per line (docs/ARCHITECTURE.md): parse it, and hash it for
     the next line's `prev`. No replay that checks the chain and parses every line can go below it."""
     loads = orjson.loads
     with open(path, "rb") as fh:

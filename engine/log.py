@@ -165,7 +165,7 @@ class EventLog:
 
     def replay(self, projection: Projection, *, at: int | None = None, notes: bool = True) -> Replayed:
         """The state after every event (up to and including seq `at`); LogDamaged when a line read is damaged
-        (DESIGN.md: views refuse a damaged log as appends do). A torn tail or an unfinished command is
+        (docs/ARCHITECTURE.md: views refuse a damaged log as appends do). A torn tail or an unfinished command is
         answered past, with one note (`notes`)."""
         try:
             if self._session is None and not self.recorder.exists():

@@ -169,3 +169,70 @@ class TestTheTestCommand:
         assert "trap stop EXIT" in cluster and "pg_ctl" in cluster and "initdb" in cluster
         assert "tests/with-postgres .venv/bin/python -m pytest" in script
         assert 'exit "$status"' in script and script.index("set -euo pipefail") < script.index("tests/with-postgres .venv/bin/python -m pytest")
+
+
+class TestTheArchitecturePage:
+    """docs/ARCHITECTURE.md is the repository's own design page: every path it names exists, and its picture of
+    the folders shows every package and module of the product (a file added or moved without it fails here)."""
+
+    ROOT = Path(__file__).resolve().parent.parent
+    PAGE = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    DESCRIPTION_COLUMN = 20  # a picture line indented this far continues the description above it
+
+    def tree(self) -> list[str]:
+        """The folder picture: the fenced block that begins with batchlog/__init__.py."""
+        blocks = self.PAGE.split("```")[1::2]
+        (tree,) = [block for block in blocks if block.lstrip("\n").startswith("batchlog/__init__.py")]
+        return tree.strip("\n").splitlines()
+
+    def pictured(self) -> set[str]:
+        """Every path the picture names: each entry's names (the column before two spaces) under the folders above
+        it, and the modules its description names (`decide/  the decisions: loop.py (...)`), continuation lines
+        (indented to the description's column) included."""
+        import re
+
+        found, folders, described = set(), [], ""
+        for line in self.tree():
+            indent = len(line) - len(line.lstrip(" "))
+            if indent >= self.DESCRIPTION_COLUMN:  # the description of the entry above goes on
+                description = line
+            else:
+                names, _, description = line.strip().partition("  ")
+                folders = folders[:indent // 2]
+                found |= {"/".join([*folders, name]).rstrip("/") for name in names.split()}
+                if names.endswith("/"):
+                    folders.append(names.rstrip("/"))
+                described = "/".join(folders)
+            found |= {"/".join(filter(None, [described, module]))
+                      for module in re.findall(r"\b([a-z_]+\.py)\b", description)}
+        return found
+
+    def test_every_path_it_names_exists(self):
+        import re
+
+        quoted = set(re.findall(r"`((?:engine|projections|cli|tests|bench|fixtures|docs|batchlog)/[\w/.-]*)`",
+                                self.PAGE))
+        missing = sorted(path for path in self.pictured() | quoted if not (self.ROOT / path).exists())
+
+        assert self.pictured() and quoted and missing == []
+
+    def test_the_picture_shows_every_module_of_the_product(self):
+        modules = {path.relative_to(self.ROOT).as_posix() for layer in ("engine", "projections", "cli")
+                   for path in (self.ROOT / layer).rglob("*.py")}
+        shown = {path for path in self.pictured() if path.endswith(".py")}
+        unshown = sorted(path for path in modules - shown
+                         if not (path.endswith("__init__.py") and path != "engine/__init__.py"))
+
+        assert unshown == []
+
+    def test_the_readme_and_the_code_cite_it_and_no_design_file_the_clone_lacks(self):
+        import re
+
+        cited = [path.relative_to(self.ROOT).as_posix()
+                 for layer in ("engine", "projections", "cli", "bench", "tests", "fixtures", "batchlog")
+                 for path in (self.ROOT / layer).rglob("*.py")
+                 if re.search(r"(?<![\w/])(DESIGN|STYLE)\.md|\.\./shared/(DESIGN|STYLE)",
+                              path.read_text(encoding="utf-8"))]
+        cited += ["README.md"] * bool(re.search(r"(?<![\w/])(DESIGN|STYLE)\.md", README))
+
+        assert "docs/ARCHITECTURE.md" in README and cited == []

@@ -296,7 +296,7 @@ class TestCorruption:
         assert weights == [1, 2, 4, 5]
 
     def test_a_view_refuses_a_bad_middle_line_naming_it(self, five):
-        """DESIGN.md: a damaged line in the middle makes every view exit 3, as appends do."""
+        """docs/ARCHITECTURE.md: a damaged line in the middle makes every view exit 3, as appends do."""
         lines = _lines(five)
         lines[2] = b"not json\n"
         five.path.write_bytes(b"".join(lines))

@@ -10,7 +10,7 @@ folded it. It is used only when every check holds:
 - its key matches: the projection's name and `version` (a hash of the code that
   folds, see `code_version`), its state type, the registry's types and versions,
   and this file format (engine/snapshots/document.py);
-- the log still holds, at that offset, a line that hashes the same (DESIGN.md's
+- the log still holds, at that offset, a line that hashes the same (docs/ARCHITECTURE.md's
   rule), and the bytes before it still have the same CRC-32 (so an edit anywhere
   before it, which would change a full replay's answer, is seen too); the CRC is
   skipped only for the very file a view already checked it on (the signature it
