@@ -252,11 +252,13 @@ def memory_line(state: TuneState) -> str:
     return f"Last good memory: {plural(kept.nodes, 'node')}, from {kept_batches(state)} (kept at seq {kept.seq})."
 
 
-def next_section(state: TuneState, folder: str = DEFAULT_FOLDER) -> str:
-    """What `batchlog tune next` says, in words, then the command."""
+def next_section(state: TuneState, folder: str = DEFAULT_FOLDER, newer: str | None = None) -> str:
+    """What `batchlog tune next` says, in words, then the command (the optional records are `tune next`'s)."""
     if state.foreign:
         return "This log is not a tuning's."
-    step = next_step(state, folder)
+    step = next_step(state, folder, newer)
+    if not step.command:
+        return plain(step.words)
     where = " ".join(f"Replace `{word}` with {_meaning(word)}." for word in step.placeholders)
     return f"{plain(step.words)}\n\n```sh\n{step.command}\n```" + (f"\n\n{where}" if where else "")
 
