@@ -3,19 +3,21 @@
 Engine-level (no domain): the new log holds every line before the first damaged
 one (or up to a chosen seq), byte for byte, so ids and receipts of the kept
 events stay valid and their chain is whole; then one `log.salvaged` event saying
-what was dropped and why. The damaged file is never changed: it is hard-linked
-(or copied) to `<log>.damaged-<time>` and the new log is renamed over the old
-name, so a crash at any step leaves one whole log under the name.
+what was dropped (how many lines, the event types they held) and why. The original file is never changed: it
+is hard-linked (or copied) to `<log>.damaged-<time>` (`<log>.cut-<time>` when a sound log was cut with --to)
+and the new log is renamed over the old name, so a crash at any step leaves one whole log under the name.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterable
 from hashlib import sha256
 from pathlib import Path
 
 import attrs
+import orjson
 
 from batchlog.engine import clock
 from batchlog.engine.chain import line_hash
@@ -24,7 +26,7 @@ from batchlog.engine.errors import EngineError, NotALog, WriteFailed
 from batchlog.engine.lines import LineReader
 from batchlog.engine.recorders.file_lock import exclusive
 from batchlog.engine.recorders.pending import marker_path
-from batchlog.engine.own_types import SALVAGED
+from batchlog.engine.own_types import REGISTRY as OWN_TYPES, SALVAGED
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Problem, Scan
 
@@ -66,14 +68,14 @@ def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = Non
         first = _first_damage(path, registry)
         damage_line = first.line if first else None
         keep_lines = _lines_to_keep(path, damage_line, to)
-        kept, keep_bytes, total_lines, total_bytes = _measure(path, keep_lines)
+        kept, keep_bytes, total_lines, total_bytes, types = _measure(path, keep_lines)
         if first is None and keep_lines >= total_lines:  # a torn tail is not damage: the next append cuts it
             return Salvaged(str(path), kept, 0, 0, "nothing to salvage: the log is trusted", None, None)
         if first is not None and keep_lines == first.line - 1:
             reason = f"damaged: {first.message}"
         else:
             reason = f"cut after seq {kept} on request (--to {to})"
-        damaged = _keep_damaged(path)
+        damaged = _keep_damaged(path, "damaged" if first is not None else "cut")
         data = {
             "kept_through_seq": kept,
             "dropped_lines": total_lines - keep_lines,
@@ -81,6 +83,7 @@ def salvage(path: str | os.PathLike, registry: Registry, *, to: int | None = Non
             "reason": reason,
             "damaged_copy": damaged.name,
             "damaged_sha256": _file_hash(damaged),
+            "dropped_types": types,
         }
         _write_new_log(path, keep_bytes, kept, data)
         return Salvaged(str(path), kept, data["dropped_lines"], data["dropped_bytes"], reason, damaged.name, kept + 1)
@@ -106,25 +109,46 @@ def _lines_to_keep(path: Path | str, damage_line: int | None, to: int | None) ->
     return to
 
 
-def _measure(path: Path, keep_lines: int) -> tuple[int, int, int, int]:
-    """(last kept seq, bytes kept, complete lines, file bytes)."""
+def _measure(path: Path, keep_lines: int) -> tuple[int, int, int, int, dict[str, int]]:
+    """(last kept seq, bytes kept, complete lines, file bytes, the types of the dropped lines)."""
     reader = LineReader(path)
     kept = keep_bytes = lines = 0
+    dropped: list[bytes] = []
     for line in reader:
         lines += 1
         if lines <= keep_lines:
             kept, keep_bytes = lines, keep_bytes + len(line) + 1
-    return kept, keep_bytes, lines, path.stat().st_size
+        else:
+            dropped.append(bytes(line))
+    return kept, keep_bytes, lines, path.stat().st_size, dropped_types(dropped)
 
 
-def _keep_damaged(path: Path) -> Path:
-    """The damaged file, untouched, under `<log>.damaged-<time>` (a hard link, else a copy)."""
+UNREADABLE = "(unreadable)"  # a dropped line whose type cannot be read: not JSON, or no type in it
+
+
+def dropped_types(lines: Iterable[bytes]) -> dict[str, int]:
+    """How many of the dropped `lines` each event type held, in the order the types first come."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            value = None
+        name = value.get("type") if isinstance(value, dict) else None
+        name = name if isinstance(name, str) else UNREADABLE
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _keep_damaged(path: Path, what: str) -> Path:
+    """The original file, untouched, under `<log>.<what>-<time>` (a hard link, else a copy); `what` says what
+    happened to it: "damaged", or "cut" (a sound log cut back with --to)."""
     stamp = clock.now().replace("-", "").replace(":", "").replace(".", "")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    target = path.with_name(f"{path.name}.{what}-{stamp}")
     number = 1
     while target.exists():
         number += 1
-        target = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+        target = path.with_name(f"{path.name}.{what}-{stamp}-{number}")
     try:
         try:
             os.link(path, target)
@@ -150,7 +174,7 @@ def _write_new_log(path: Path, keep_bytes: int, kept: int, data: dict) -> None:
         prefix = fh.read(keep_bytes)
     last = prefix[:-1].rsplit(b"\n", 1)[-1] if prefix else b""
     prev = line_hash(last)
-    line = encode_line(kept + 1, SALVAGED, 1, clock.now(), data, prev)
+    line = encode_line(kept + 1, SALVAGED, OWN_TYPES.by_name[SALVAGED].version, clock.now(), data, prev)
     temp = path.with_name(f".{path.name}.salvage")
     try:
         with open(temp, "wb") as fh:

@@ -40,6 +40,7 @@ from batchlog.projections.tune.events import (
     UsageRecorded,
 )
 from batchlog.projections.tune.stage import current_half, reported_cases
+from batchlog.projections.tune.views.status import Place, next_step
 from tests.tune_helpers import fold as given
 from tests.tune_helpers import started
 
@@ -137,8 +138,9 @@ class TestAFailedFinalCheck:
             assert decide(StartFinal(), state) == [RunStarted("final-run2", 0, "final", 2, ALL)]
 
     def test_a_case_already_open_or_stuck_is_listed_and_one_fixed_before_goes_on_again(self):
-        fixed_before = (STARTED, BatchBuilt(1, 3, "w", "new", ALL, (), 0, 0), run("batch01-nomem-run1", 1, "nomem", 1),
-                        graded("batch01-nomem-run1", "WRONG", "b"), DifficultAdded("b", ("wrong",), "batch01-nomem-run1"),
+        fixed_before = (STARTED, BatchBuilt(1, 3, "w", "new", ALL, (), 0, 0),
+                        run("batch01-nomem-run1", 1, "nomem", 1), graded("batch01-nomem-run1", "WRONG", "b"),
+                        DifficultAdded("b", ("wrong",), "batch01-nomem-run1"),
                         run("batch01-nomem-run2", 1, "nomem", 2), graded("batch01-nomem-run2", "PASSED"),
                         DifficultFixed("b", "batch01-nomem-run2"), run("batch01-mem-run1", 1, "mem", 1),
                         graded("batch01-mem-run1", "PASSED"), MemoryKept(1, 9), FINAL_1,
@@ -291,3 +293,125 @@ class TestUsageIsAReportNotADecision:
             decide(RecordChange("batch01-nomem-run1", "a.md", "x"), given(*self.DONE))
         with pytest.raises(Refused, match="the tuning is finished"):
             decide(KeepMemory(1, 10), given(*self.DONE))
+
+
+def steps(state, folder="finetune") -> list[tuple[str, str]]:
+    """The required step and the optional ones, as (step, command)."""
+    found = next_step(state, folder)
+    return [(found.step, found.command), *((step.step, step.command) for step in found.optional)]
+
+
+USAGE = ("--model MODEL --calls CALLS --input-tokens INPUT_TOKENS --output-tokens OUTPUT_TOKENS")
+
+
+class TestNextStepThroughAFailedFinalCheck:
+    def test_after_it_the_wrong_case_goes_on_the_list_first(self):
+        assert steps(given(*FAILED)) == [
+            ("difficult_add", "batchlog tune difficult add b --reason wrong --run final-run1"),
+            ("change", "batchlog tune change final-run1 --file PATH --summary SUMMARY"),
+            ("usage", f"batchlog tune usage final-run1 {USAGE}"),
+        ]
+
+    def test_a_case_fixed_before_is_suggested_as_regressed(self):
+        facts = (*FAILED[:-1], graded("final-run1", "WRONG", "a", "b"))
+        state = given(*facts[:3], graded("batch01-nomem-run1", "WRONG", "a"),
+                      DifficultAdded("a", ("wrong",), "batch01-nomem-run1"), run("batch01-nomem-run2", 1, "nomem", 2),
+                      graded("batch01-nomem-run2", "PASSED"), DifficultFixed("a", "batch01-nomem-run2"),
+                      *facts[4:])
+
+        found = next_step(state)
+
+        assert found.command == "batchlog tune difficult add a --reason regressed --run final-run1"
+        assert found.words.endswith("Add a (1 more after it).")
+
+    def test_then_the_batch_of_the_open_difficult_cases(self):
+        found = next_step(given(*LISTED))
+
+        assert (found.step, found.command) == (
+            "build_batch", "batchlog tune next-batch -o finetune/runs/batch02-nomem-run1/cases.json")
+        assert found.words.startswith("final-run1 was WRONG and the cases it got wrong are on the difficult list: "
+                                      "batches of the open difficult cases retry them before the final check runs "
+                                      "again. Build batch 2 (1 difficult + 2 recheck; size 6 - ")
+
+    def test_the_passing_run_of_that_batch_offers_the_fix(self):
+        state = given(*batch_2(graded("batch02-nomem-run1", "PASSED")))
+
+        assert ("difficult_fix", "batchlog tune difficult fix b --run batch02-nomem-run1") in steps(state)
+
+    def test_then_the_final_check_again(self):
+        state = given(*batch_2(graded("batch02-nomem-run1", "PASSED"), DifficultFixed("b", "batch02-nomem-run1"),
+                               run("batch02-mem-run1", 2, "mem", 1, ("b", "a", "c")),
+                               graded("batch02-mem-run1", "PASSED"), MemoryKept(2, 12)))
+
+        found = next_step(state, "t")
+
+        assert (found.step, found.command) == ("final", "batchlog tune run start --final --dir t")
+        assert found.words == ("Every case has been in a batch and no difficult case is open: run the final check "
+                               "(final-run2), all 3 cases at once, with the last good memory and nothing changed.")
+
+    def test_a_stuck_case_is_reported_by_the_final_check_and_its_grading(self):
+        stuck = TestAStuckCaseAtTheFinalCheck.STUCK
+
+        assert next_step(given(*stuck)).words == (
+            "final-run1 was WRONG and the cases it got wrong are on the difficult list, none open: fix what it found, "
+            "record the change, then run the final check again as final-run2. Stuck cases are reported, not "
+            "retried: b.")
+        assert next_step(given(*stuck, run("final-run2", 0, "final", 2))).words.endswith(
+            "Stuck cases are reported, not failed on (b): name any it got wrong with --wrong; it is WRONG only when "
+            "another case was wrong.")
+
+    def test_a_correct_final_check_runs_again(self):
+        found = next_step(given(STARTED, *BATCH_1, FINAL_1, graded("final-run1", "CORRECT")))
+
+        assert (found.step, found.words) == ("final", "final-run1 was CORRECT: fix what it found, record the change, "
+                                                      "then run the final check again as final-run2.")
+
+
+class TestOptionalSteps:
+    WRONG = (STARTED, BATCH_1[0], BATCH_1[1], graded("batch01-nomem-run1", "WRONG", "b", "-c"))
+
+    def test_after_a_wrong_grade_each_wrong_case_not_listed_is_offered_to_the_difficult_list(self):
+        state = given(*self.WRONG, DifficultAdded("b", ("flaky",), "batch01-nomem-run1"))
+
+        assert steps(state, "t")[1:] == [
+            ("difficult_add", "batchlog tune difficult add --reason wrong --run batch01-nomem-run1 --dir t -- -c"),
+            ("change", "batchlog tune change batch01-nomem-run1 --file PATH --summary SUMMARY --dir t"),
+            ("usage", f"batchlog tune usage batch01-nomem-run1 {USAGE} --dir t"),
+        ]
+
+    def test_usage_is_offered_until_the_run_has_some(self):
+        state = given(*self.WRONG, UsageRecorded("batch01-nomem-run1", "m", 1, 2, 3))
+
+        assert [step for step, _ in steps(state)] == ["fix_and_run", "difficult_add", "difficult_add", "change"]
+
+    def test_a_waiting_run_offers_its_usage_only(self):
+        assert steps(given(STARTED, BATCH_1[0], BATCH_1[1])) == [
+            ("grade", "batchlog tune run grade batch01-nomem-run1 --verdict VERDICT"),
+            ("usage", f"batchlog tune usage batch01-nomem-run1 {USAGE}")]
+
+    def test_a_void_run_offers_no_fix(self):
+        state = given(*self.WRONG, DifficultAdded("b", ("wrong",), "batch01-nomem-run1"),
+                      run("batch01-nomem-run2", 1, "nomem", 2), graded("batch01-nomem-run2", "VOID"))
+
+        assert "difficult_fix" not in [step for step, _ in steps(state)]
+
+    def test_once_done_the_usage_of_every_run_without_any_and_the_final_runs_change(self):
+        state = given(STARTED, *BATCH_1, UsageRecorded("batch01-mem-run1", "m", 1, 1, 1), FINAL_1,
+                      graded("final-run1", "PASSED"))
+
+        assert steps(state) == [
+            ("done", "batchlog tune audit"),
+            ("change", "batchlog tune change final-run1 --file PATH --summary SUMMARY"),
+            ("usage", f"batchlog tune usage batch01-nomem-run1 {USAGE}"),
+            ("usage", f"batchlog tune usage final-run1 {USAGE}"),
+        ]
+
+    def test_every_optional_command_carries_the_store_and_log_it_was_given(self):
+        place = Place("my tuning", ("--store", "postgresql://db.example/t", "--log", "x"))
+
+        found = next_step(given(*self.WRONG), place)
+
+        assert found.optional and all(step.command.endswith(
+            " --dir 'my tuning' --store postgresql://db.example/t --log x") or
+            " --dir 'my tuning' --store postgresql://db.example/t --log x -- " in step.command
+            for step in found.optional)
