@@ -415,3 +415,18 @@ class TestOptionalSteps:
             " --dir 'my tuning' --store postgresql://db.example/t --log x") or
             " --dir 'my tuning' --store postgresql://db.example/t --log x -- " in step.command
             for step in found.optional)
+
+
+def final_again_states() -> list:
+    """The state after every fact of three tunings through a failed final check: one retried and passed, one
+    with its wrong case stuck at once and reported, one whose failed final check is regraded PASSED (the entry
+    withdrawn); for the views' tests (tests/test_tune_readme.py adds them to its states)."""
+    retried = batch_2(graded("batch02-nomem-run1", "PASSED"), DifficultFixed("b", "batch02-nomem-run1"),
+                      run("batch02-mem-run1", 2, "mem", 1, ("b", "a", "c")), graded("batch02-mem-run1", "PASSED"),
+                      MemoryKept(2, 12), run("final-run2", 0, "final", 2), graded("final-run2", "PASSED"))
+    stuck = (*TestAStuckCaseAtTheFinalCheck.STUCK, run("final-run2", 0, "final", 2),
+             graded("final-run2", "PASSED", "b"))
+    withdrawn = (*LISTED, RunRegraded("final-run1", "PASSED", "the grader misread b"),
+                 DifficultWithdrawn("b", "final-run1", "the grader misread b"))
+    return [given(*facts[:end]) for facts in (retried, stuck, withdrawn) for end in range(len(FAILED) - 2,
+                                                                                          len(facts) + 1)]
