@@ -413,11 +413,12 @@ def _final_check(state: TuneState, walk: _Walk) -> Check:
     finals = state.runs_of(0, FINAL)
     if not finals:
         return Check("final_check", promise, False, ("the final check never ran",))
-    evidence = [text for _, text in walk.final_started]
     ok = all(good for good, _ in walk.final_started)
-    for failed in finals[:-1]:
-        evidence.append(f"seq {failed.verdict_seq}: {failed.name} {failed.verdict}"
-                        + (f", wrong: {' '.join(failed.wrong)}" if failed.wrong else ""))
+    verdicts = [(failed.verdict_seq or failed.started_seq, f"seq {failed.verdict_seq}: {failed.name} "
+                 f"{failed.verdict or 'not graded'}" + (f", wrong: {' '.join(failed.wrong)}" if failed.wrong else ""))
+                for failed in finals[:-1]]
+    starts = [(run.started_seq, text) for run, (_, text) in zip(finals, walk.final_started)]
+    evidence = [text for _, text in sorted(starts + verdicts)]  # each start, then its verdict
     last = finals[-1]
     if last.verdict == "PASSED" and set(last.cases) >= set(state.selection):
         reported = f", reporting the stuck case(s) it got wrong: {' '.join(last.wrong)}" if last.wrong else ""
