@@ -92,8 +92,9 @@ def _written_after(recorded: str) -> Iterator[None]:
 
 
 def _a_count(option: str):
-    """A typer callback for a count that a printed template holds as a placeholder (NODES): the placeholder pasted
-    unchanged is a usage error naming what to give, as is anything but a whole number."""
+    """A typer callback for a count that a printed template holds as a placeholder (NODES, CALLS, INPUT_TOKENS,
+    OUTPUT_TOKENS): the placeholder pasted unchanged is a usage error naming what to give, as is anything but a
+    whole number."""
     from batchlog.projections.tune.views.status import placeholder_refusal
 
     def check(value: str) -> str:
