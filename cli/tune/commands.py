@@ -284,10 +284,15 @@ def run_regrade_command(
     graded = state.run_named(run)
     correction = next(c for c in reversed(state.corrections) if c.run == run)
     assert graded is not None
+    withdrawn = [entry.case for entry in state.difficult  # by this correction: its events follow it
+                 if entry.added == run and entry.withdrawn_seq is not None and entry.withdrawn_seq > correction.seq]
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
-    return emit(as_json, [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"],
-                {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
-                 "was": correction.was, "seq": correction.seq})
+    lines = [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"] + [
+        f"withdrew the difficult entry of {case} added in {run}: it was not wrong there" for case in withdrawn]
+    return emit(as_json, lines, {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
+                                 "was": correction.was, "seq": correction.seq, "withdrawn": withdrawn,
+                                 "llm_calls": graded.llm_calls, "tokens": graded.tokens,
+                                 "saved_twice": graded.saved_twice})
 
 
 @difficult_app.callback()

@@ -127,6 +127,7 @@ class _Walk:
         self.final_passed_seq: int | None = None
         self.after_final: list[int] = []
         self.salvages: list[str] = []
+        self.correcting: str | None = None  # the run of the regrade the events since belong to
         self.events = 0
         self.first_at: str | None = None
         self.last_at: str | None = None
@@ -164,7 +165,10 @@ def _step(walk: _Walk, event: Event) -> None:
     if event.type in ENGINE_TYPES.by_name:  # the engine's own event, log.salvaged: what the log lost, no step
         walk.salvages.append(_salvaged(event))
         return
-    if walk.final_passed_seq is not None and not _closing_record(before, fact):
+    # a withdrawal belongs to the correction it follows (one command): one that closed the tuning brings it along
+    withdrawn_by_it = isinstance(fact, DifficultWithdrawn) and walk.correcting == fact.run
+    walk.correcting = fact.run if isinstance(fact, RunRegraded) else walk.correcting if withdrawn_by_it else None
+    if walk.final_passed_seq is not None and not (_closing_record(before, fact) or withdrawn_by_it):
         walk.after_final.append(event.seq)
     if before.settings is not None:
         match fact:
