@@ -186,8 +186,8 @@ class TestAStuckCaseAtTheFinalCheck:
                                            r"stuck case rather than failing on it"):
             decide(GradeRun("final-run2", "WRONG", ("b",)), state)
         assert decide(GradeRun("final-run2", "WRONG", ("b", "c")), state)[0].wrong == ("b", "c")
-        with pytest.raises(BadInput, match=r"got every case right but the stuck ones it reports \(b\), but --wrong "
-                                           r"names c"):
+        with pytest.raises(BadInput, match=r"got every case right \(a final check may name its stuck cases: b\), "
+                                           r"but --wrong names c"):
             decide(GradeRun("final-run2", "PASSED", ("b", "c")), state)
 
     def test_a_case_wrong_in_the_next_final_check_is_stuck_at_once_too_and_the_final_check_is_next(self):
@@ -430,3 +430,65 @@ def final_again_states() -> list:
                  DifficultWithdrawn("b", "final-run1", "the grader misread b"))
     return [given(*facts[:end]) for facts in (retried, stuck, withdrawn) for end in range(len(FAILED) - 2,
                                                                                           len(facts) + 1)]
+
+
+def audited(*facts):
+    """The audit of a log holding `facts` (a sound log: the checks are the audit's own)."""
+    from batchlog.engine import Event
+    from batchlog.projections.tune.events import REGISTRY
+    from batchlog.projections.tune.views.audit import LogReport, audit
+
+    events = [Event(seq, REGISTRY.by_class[type(fact)].name, 1, "2026-12-02T16:00:00.000Z", f"id{seq}", fact)
+              for seq, fact in enumerate(facts, start=1)]
+    return {check.name: check for check in audit(events, LogReport(True, "trusted")).checks}
+
+
+class TestTheAuditOfAFailedFinalCheck:
+    RETRIED = batch_2(graded("batch02-nomem-run1", "PASSED"), DifficultFixed("b", "batch02-nomem-run1"),
+                      run("batch02-mem-run1", 2, "mem", 1, ("b", "a", "c")), graded("batch02-mem-run1", "PASSED"),
+                      MemoryKept(2, 12), run("final-run2", 0, "final", 2), graded("final-run2", "PASSED"))
+
+    def test_every_check_holds_on_a_tuning_retried_after_it(self):
+        checks = audited(*self.RETRIED)
+
+        assert [name for name, check in checks.items() if not check.holds] == []
+        assert checks["final_check"].evidence == (
+            "seq 8: final-run1 started after every batch, with every case used and none open",
+            "seq 9: final-run1 WRONG, wrong: b",
+            "seq 18: final-run2 started after every batch, with every case used and none open",
+            "seq 19: final-run2 PASSED on all 3 cases")
+
+    def test_a_batch_built_before_the_wrong_case_was_listed_fails(self):
+        facts = list(self.RETRIED)
+        facts.insert(11, facts.pop(9))  # the DifficultAdded after the BatchBuilt and its first run
+
+        checks = audited(*facts)
+
+        assert not checks["halves_in_order"].holds
+        assert "seq 10: batch 2 was built before the case(s) final-run1 got wrong went on the difficult list (b)" \
+            in checks["halves_in_order"].evidence
+
+    def test_a_final_check_run_again_before_the_wrong_case_was_listed_fails(self):
+        checks = audited(*FAILED, run("final-run2", 0, "final", 2), graded("final-run2", "PASSED"))
+
+        assert not checks["final_check"].holds
+        assert any("the case(s) the last final check got wrong not listed (b)" in line
+                   for line in checks["final_check"].evidence)
+
+    def test_a_withdrawal_the_grades_do_not_justify_fails(self):
+        checks = audited(*LISTED, DifficultWithdrawn("b", "final-run1", "changed my mind"))
+
+        assert not checks["corrections"].holds
+        assert checks["corrections"].evidence == (
+            "seq 11: the difficult entry of b added in final-run1 withdrawn: changed my mind (but final-run1's grade, "
+            "as corrected, does not say it was not wrong there)",)
+
+    def test_a_stuck_case_reported_by_the_passing_final_check_is_in_the_evidence(self):
+        stuck = (*TestAStuckCaseAtTheFinalCheck.STUCK, run("final-run2", 0, "final", 2),
+                 graded("final-run2", "PASSED", "b"))
+
+        checks = audited(*stuck)
+
+        assert checks["final_check"].holds and checks["difficult_settled"].holds
+        assert checks["final_check"].evidence[-1] == ("seq 12: final-run2 PASSED on all 3 cases, reporting the stuck "
+                                                      "case(s) it got wrong: b")

@@ -47,7 +47,7 @@ def check_grade(run: Run, verdict: str, wrong: tuple[str, ...], figures: dict[st
         raise BadInput(f"case(s) {' '.join(strangers)} are not in run {run.name}: --wrong names cases of the run",
                        run=run.name, cases=strangers)
     failing = [case for case in wrong if case not in reported]
-    but_stuck = f" but the stuck ones it reports ({' '.join(sorted(reported))})" if reported else ""
+    but_stuck = f" (a final check may name its stuck cases: {' '.join(sorted(reported))})" if reported else ""
     if verdict in ("PASSED", "CORRECT") and failing:
         raise BadInput(f"a {verdict} run got every case right{but_stuck}, but --wrong names {' '.join(failing)}: "
                        "grade it WRONG", run=run.name)
