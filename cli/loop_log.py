@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from batchlog.cli import store as stores
 from batchlog.cli.at_option import require_within_log
 from batchlog.cli.loops import types_for
@@ -35,13 +37,38 @@ def refuse_another_loops(decider: Decider, state: Any, log: EventLog) -> None:
         raise refusal
 
 
-def state_of(log: EventLog, decider: Decider, at: int | None = None, fold: Projection | None = None) -> Any:
-    """The loop's state as of event `at` (`fold`: another of its folds, e.g. one that skips what a view never
-    reads); refused past the end of the log, or on another loop's log."""
+@attrs.frozen
+class Read:
+    """What a view read: the state, and what the log holds that is newer than this batchlog (None: nothing), as
+    `--json` objects say it (`newer`: how many such lines, and the first)."""
+
+    state: Any
+    newer: dict[str, object] | None = None
+
+    def fields(self) -> dict[str, object]:
+        """The `newer` field a view's `--json` object carries when the log holds newer events, else none."""
+        return {} if self.newer is None else {"newer": self.newer}
+
+
+def read_state(log: EventLog, decider: Decider, at: int | None = None, fold: Projection | None = None) -> Read:
+    """The loop's state as of event `at` for a view (`fold`: another of its folds, e.g. one that skips what a view
+    never reads); refused past the end of the log, or on another loop's log. A log holding events newer than this
+    batchlog is read without them, with one warning on stderr (each view reads once)."""
     replayed = log.replay(decider if fold is None else fold, at=at)
     require_within_log(at, replayed.position.seq, stores.shown(log))
     refuse_another_loops(decider, replayed.state, log)
-    return replayed.state
+    if not replayed.newer:
+        return Read(replayed.state)
+    first = replayed.newer[0].message
+    _say(f"batchlog: warning: {stores.shown(log)} holds {len(replayed.newer)} event(s) newer than this batchlog "
+         f"(first: {first}): what it shows leaves them out, and nothing can be recorded in the log (exit 3) until "
+         "batchlog is upgraded")
+    return Read(replayed.state, {"count": len(replayed.newer), "first": first})
+
+
+def state_of(log: EventLog, decider: Decider, at: int | None = None, fold: Projection | None = None) -> Any:
+    """`read_state`'s state alone."""
+    return read_state(log, decider, at, fold).state
 
 
 def decided(log: EventLog, decider: Decider, command: Any) -> tuple[Appended, Any]:

@@ -8,5 +8,12 @@ from __future__ import annotations
 from batchlog.engine.registry import EventType, Registry
 
 SALVAGED = "log.salvaged"
-REGISTRY = Registry([EventType(SALVAGED, 1)])
+
+
+def upcast_salvaged_v1_v2(data: dict) -> dict:
+    """v1 did not record the types of the events it dropped: None says they are not known."""
+    return {**data, "dropped_types": None}
+
+
+REGISTRY = Registry([EventType(SALVAGED, 2, upcasters=(upcast_salvaged_v1_v2,))])
 NAMES = frozenset(REGISTRY.by_name)

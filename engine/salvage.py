@@ -2,9 +2,10 @@
 
 Engine-level (no domain): the log keeps every line before the first damaged one (or up to a chosen seq),
 byte for byte, so ids and receipts of the kept events stay valid and their chain is whole; then one
-`log.salvaged` event saying what was dropped and why. One rule for every store, under the log's lock and
+`log.salvaged` event saying what was dropped (how many lines, the event types they held) and why. One rule for every store, under the log's lock and
 through its recorder (`Rewritable`, engine/recorders/protocols.py): every byte of the log is first kept, as
-it is, as a log of its own (`<log>.damaged-<time>`), then the log is cut back. A file's copy is a hard link
+it is, as a log of its own (`<log>.damaged-<time>`, or `<log>.cut-<time>` when a sound log was cut with
+--to), then the log is cut back. A file's copy is a hard link
 (or a copy) beside it and the new log is renamed over the old name, so a crash at any step leaves one whole
 log under the name; a stored log is copied and cut back in the transaction of its lock.
 """
@@ -15,13 +16,14 @@ import os
 from typing import cast
 
 import attrs
+import orjson
 
 from batchlog.engine import clock
 from batchlog.engine.address import recorder_for
 from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.envelope import encode_line
 from batchlog.engine.errors import EngineError, NotALog
-from batchlog.engine.own_types import SALVAGED
+from batchlog.engine.own_types import REGISTRY as OWN_TYPES, SALVAGED
 from batchlog.engine.recorders.protocols import Recorder, Rewritable, Session
 from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
@@ -57,6 +59,7 @@ class _Measured:
     last_hash: str
     lines: int
     bytes: int
+    dropped_types: dict[str, int]
 
 
 def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = None,
@@ -78,7 +81,7 @@ def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = 
         else:
             reason = f"cut after seq {kept} on request (--to {to})"
         stamp = clock.now().replace("-", "").replace(":", "").replace(".", "")
-        copy, digest = session.keep_copy(f".damaged-{stamp}")
+        copy, digest = session.keep_copy(f".{'damaged' if first is not None else 'cut'}-{stamp}")
         data = {
             "kept_through_seq": kept,
             "dropped_lines": measured.lines - kept,
@@ -86,9 +89,11 @@ def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = 
             "reason": reason,
             "damaged_copy": copy,
             "damaged_sha256": digest,
+            "dropped_types": measured.dropped_types,
         }
+        version = OWN_TYPES.by_name[SALVAGED].version
         session.cut_back(kept, measured.kept_bytes,
-                         encode_line(kept + 1, SALVAGED, 1, clock.now(), data, measured.last_hash))
+                         encode_line(kept + 1, SALVAGED, version, clock.now(), data, measured.last_hash))
     return Salvaged(shown, kept, data["dropped_lines"], data["dropped_bytes"], reason, copy, kept + 1)
 
 
@@ -125,9 +130,27 @@ def _measure(session: Session, keep: int) -> _Measured:
     source = session.lines(Position(), None)
     kept = kept_bytes = lines = 0
     last = None
+    dropped: dict[str, int] = {}
     for block in source.blocks():
         for line in block:
             lines += 1
             if lines <= keep:
                 kept, kept_bytes, last = lines, kept_bytes + len(line) + 1, line
-    return _Measured(kept, kept_bytes, GENESIS if last is None else line_hash(last), lines, source.end + source.torn)
+            else:
+                name = _type_of(line)
+                dropped[name] = dropped.get(name, 0) + 1
+    return _Measured(kept, kept_bytes, GENESIS if last is None else line_hash(last), lines, source.end + source.torn,
+                     dropped)
+
+
+UNREADABLE = "(unreadable)"  # a dropped line whose type cannot be read: not JSON, or no type in it
+
+
+def _type_of(line: bytes) -> str:
+    """The event type a dropped line holds, as far as it can be read (a damaged line may hold none)."""
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return UNREADABLE
+    name = value.get("type") if isinstance(value, dict) else None
+    return name if isinstance(name, str) else UNREADABLE

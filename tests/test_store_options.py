@@ -451,6 +451,10 @@ class TestPrintedCommandsReachTheSameLog:
         status = invoke("tune", "status", "--json", "--dir", "finetune", "--store", other_store, "--log", name,
                         cwd=tmp_path)
         assert json.loads(status.out)["batches_built"] == 1
+        then = json.loads(invoke("tune", "next", "--json", "--dir", "finetune", "--store", other_store, "--log", name,
+                                 cwd=tmp_path).out)
+        assert then["optional"] and all(step["template"].endswith(f" --store {other_store} --log {name}")
+                                        for step in then["optional"])
 
     def test_a_store_from_the_variable_is_not_printed(self, tmp_path, other_store):
         env = {stores.STORE_ENV: other_store}

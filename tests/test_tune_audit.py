@@ -281,3 +281,75 @@ class TestImportedTuning:
         assert readme.code == 0 and "**Done: the final check passed (final-run1).**" in readme.out
         assert usage.code == 0
         assert code == 0, [check for check in body["checks"] if not check["holds"]]
+
+
+class TestTheLogsOwnHistory:
+    """A salvage or a cut (`log salvage --to N`) leaves a sound log: only its `log.salvaged` event says what it
+    lost, and the audit names it as a failed check."""
+
+    def cut(self, tmp_path: Path, to: int) -> Path:
+        import shutil
+
+        folder = tmp_path / "finetune"
+        shutil.copytree(FINISHED, folder)
+        result = invoke("log", "salvage", folder / "events.jsonl", "--to", str(to),
+                        env={"BATCHLOG_CLOCK": "2026-12-08T10:00:00Z"})
+        assert result.code == 0, result.err
+        return folder
+
+    def test_a_cut_of_a_sound_log_fails_naming_the_seq_range_and_the_event_types(self, tmp_path):
+        folder = self.cut(tmp_path, 62)
+        dropped = [orjson.loads(line)["type"] for line in (FINISHED / "events.jsonl").read_bytes().splitlines()[62:]]
+        counts = {name: dropped.count(name) for name in dict.fromkeys(dropped)}
+
+        code, body = audited(folder)
+
+        whole = next(check for check in body["checks"] if check["name"] == "log_whole")
+        assert code == 1 and not whole["holds"]
+        assert whole["evidence"] == [
+            "seq 63: cut after seq 62 on request (--to 62): dropped 45 line(s), seq 63-107 of the original ("
+            + ", ".join(f"{count} {name}" for name, count in counts.items())
+            + "); the original is kept as events.jsonl.cut-20261208T100000000Z"]
+        assert (folder / "events.jsonl.cut-20261208T100000000Z").read_bytes() == \
+            (FINISHED / "events.jsonl").read_bytes()
+
+    def test_the_salvage_event_is_no_step_of_the_tuning(self, tmp_path):
+        code, body = audited(self.cut(tmp_path, 106))
+
+        assert code == 1 and failing(body) == {"log_whole", "final_check", "nothing_after_final"}
+
+    def test_a_salvage_of_a_damaged_log_names_the_unreadable_line(self, tmp_path):
+        import shutil
+
+        folder = tmp_path / "finetune"
+        shutil.copytree(FINISHED, folder)
+        lines = (folder / "events.jsonl").read_bytes().splitlines(keepends=True)
+        (folder / "events.jsonl").write_bytes(b"".join([*lines[:104], b"not json\n", *lines[105:]]))
+        salvaged = invoke("log", "salvage", folder / "events.jsonl", env={"BATCHLOG_CLOCK": "2026-12-08T10:00:00Z"})
+        assert salvaged.code == 0
+
+        whole = next(check for check in audited(folder)[1]["checks"] if check["name"] == "log_whole")
+
+        assert whole["evidence"] == [
+            "seq 105: damaged: line 105 is not JSON: dropped 3 line(s), seq 105-107 of the original (1 (unreadable), "
+            "1 tune.usage_recorded, 1 tune.run_graded); the original is kept as "
+            "events.jsonl.damaged-20261208T100000000Z"]
+
+    def test_a_salvage_recorded_before_the_types_were_kept_says_so(self, tmp_path, monkeypatch):
+        from batchlog.engine.registry import Raw
+
+        events = fixture_events()[:62]
+        folder = rechain(events, tmp_path / "old", monkeypatch)
+        v1 = {"kept_through_seq": 62, "dropped_lines": 45, "dropped_bytes": 9000, "reason": "cut after seq 62 on "
+              "request (--to 62)", "damaged_copy": "events.jsonl.damaged-x", "damaged_sha256": "0" * 64}
+        old_engine = all_types()
+        old_engine.by_name["log.salvaged"] = attrs.evolve(old_engine.by_name["log.salvaged"], version=1,
+                                                          upcasters=())
+        EventLog(folder / "events.jsonl", old_engine).append(Projection("nothing", None, lambda s, e: s),
+                                                             lambda _state: [Raw("log.salvaged", v1)])
+
+        whole = next(check for check in audited(folder)[1]["checks"] if check["name"] == "log_whole")
+
+        assert whole["evidence"] == ["seq 63: cut after seq 62 on request (--to 62): dropped 45 line(s), seq 63-107 "
+                                     "of the original (event types not recorded (a salvage by batchlog before the "
+                                     "types were kept)); the original is kept as events.jsonl.damaged-x"]

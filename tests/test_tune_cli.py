@@ -72,11 +72,22 @@ class TestViews:
         assert (result.code, result.err) == (0, "")
         assert result.out.splitlines()[3] == "next size     4 - set by -m 4"
 
-    def test_next_names_the_run_to_grade(self, tuning):
+    def test_next_names_the_run_to_grade_then_the_records_around_it(self, tuning):
         result = tune(tuning, "next")
 
-        assert result.out.splitlines()[-1] == (f"    batchlog tune run grade batch03-nomem-run1 --verdict "
-                                               f"VERDICT --dir {tuning}")
+        assert (result.code, result.err) == (0, "")
+        assert result.out == (
+            "Grade batch 3's run 1 without memory (batch03-nomem-run1): check it was not killed for memory, read "
+            "every trajectory, then record the verdict and the figures.\n"
+            "\n"
+            f"    batchlog tune run grade batch03-nomem-run1 --verdict VERDICT --dir {tuning}\n"
+            "\n"
+            "Also, when it applies:\n"
+            "  - When batch03-nomem-run1's model usage is known, record it (running totals per model: a later report "
+            "replaces an earlier one).\n"
+            "      batchlog tune usage batch03-nomem-run1 --model MODEL --calls CALLS --input-tokens INPUT_TOKENS "
+            f"--output-tokens OUTPUT_TOKENS --dir {tuning}\n"
+        )
 
     def test_next_json(self, tuning):
         result = tune(tuning, "next", "--json")

@@ -36,12 +36,12 @@ def test_the_checker_catches_what_the_old_template_did():
 def test_every_next_step_of_every_fixture_state_is_one_simple_command(folder):
     for state in STATES:
         step = next_step(state, folder)
-        assert shell_problems(step.command) == [], (step.step, step.command)
-        assert set(step.placeholders) <= set(PLACEHOLDERS)
-        body = step.as_json()
-        assert ("command" in body) != ("template" in body)
-        if "template" in body:
-            assert set(body["choices"]) == set(step.placeholders) and step.placeholders
+        for printed, body in [(step, step.as_json()), *zip(step.optional, step.as_json()["optional"])]:
+            assert shell_problems(printed.command) == [], (printed.step, printed.command)
+            assert set(printed.placeholders) <= set(PLACEHOLDERS)
+            assert ("command" in body) != ("template" in body)
+            if "template" in body:
+                assert set(body["choices"]) == set(printed.placeholders) and printed.placeholders
 
 
 def copy_prefix(fixture: Path, lines: int, target: Path) -> Path:
@@ -54,22 +54,24 @@ def copy_prefix(fixture: Path, lines: int, target: Path) -> Path:
 
 @pytest.mark.parametrize("fixture, lines", PREFIXES, ids=lambda v: v.name if isinstance(v, Path) else str(v))
 def test_a_template_run_unchanged_is_refused_with_exit_2_and_nothing_appended(tmp_path, fixture, lines):
+    """The step's template and every optional step's: each pasted unchanged is a usage error."""
     folder = copy_prefix(fixture, lines, tmp_path / "finetune")
     shown = invoke("tune", "next", "--json", "--dir", folder)
     assert shown.code == 0, shown.err
-    body = json.loads(shown.out)
-    if "template" not in body:
-        assert shell_problems(body["command"]) == []
-        return
-    before = sorted((p.relative_to(folder), p.read_bytes()) for p in folder.rglob("*") if p.is_file())
+    step = json.loads(shown.out)
+    for body in [step, *step["optional"]]:
+        if "template" not in body:
+            assert shell_problems(body["command"]) == []
+            continue
+        before = sorted((p.relative_to(folder), p.read_bytes()) for p in folder.rglob("*") if p.is_file())
 
-    ran = invoke(*shlex.split(body["template"])[1:])
+        ran = invoke(*shlex.split(body["template"])[1:])
 
-    assert ran.code == 2, (body["template"], ran)
-    assert any(word in ran.err for word in body["choices"]), ran.err
-    after = sorted((p.relative_to(folder), p.read_bytes()) for p in folder.rglob("*") if p.is_file())
-    assert after == before  # not even a lock file: the lock is on the log itself
-    assert not (tmp_path / "DATASET").exists() and not (tmp_path / "FILE").exists()
+        assert ran.code == 2, (body["template"], ran)
+        assert any(word in ran.err for word in body["choices"]), ran.err
+        after = sorted((p.relative_to(folder), p.read_bytes()) for p in folder.rglob("*") if p.is_file())
+        assert after == before  # not even a lock file: the lock is on the log itself
+    assert not any((tmp_path / word).exists() for word in PLACEHOLDERS)
 
 
 def test_the_status_fields_are_the_figures_of_the_status_lines_in_every_fixture_state():

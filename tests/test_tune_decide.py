@@ -338,7 +338,8 @@ class TestMemoryBeforeTheNextBatch:
 
 
 class TestFinished:
-    """Once the final check passed, the tuning is closed: only the final runs' usage and changes follow."""
+    """Once the final check passed, the tuning is closed to decisions: usage of any run and the final runs' changes
+    follow."""
 
     EVERYTHING = BatchBuilt(1, 6, "w", "new", STARTED.selection, (), 0, 0)
     DONE = (STARTED, EVERYTHING, RunStarted("batch01-nomem-run1", 1, "nomem", 1, EVERYTHING.new),
@@ -350,16 +351,17 @@ class TestFinished:
         StartFinal(), BuildBatch(), StartRun(1, "mem"), KeepMemory(1, 10),
         RegradeRun("final-run1", "CORRECT", "x"), RegradeRun("batch01-mem-run1", "CORRECT", "x"),
         AddDifficult("c1", ("wrong",), "final-run1"), RecordChange("batch01-mem-run1", "a.md", "x"),
-        RecordUsage("batch01-mem-run1", "m", 1, 1, 1),
     ])
     def test_a_command_that_would_append_is_refused(self, command):
         with pytest.raises(Refused, match="the tuning is finished: the final check passed in final-run1"):
             decide(command, given(*self.DONE))
 
-    def test_the_final_runs_usage_and_changes_are_still_recorded_and_repeats_answered(self):
+    def test_usage_of_any_run_and_the_final_runs_changes_are_still_recorded_and_repeats_answered(self):
         state = given(*self.DONE)
 
         assert decide(RecordUsage("final-run1", "m", 1, 2, 3), state) == [UsageRecorded("final-run1", "m", 1, 2, 3)]
+        assert decide(RecordUsage("batch01-mem-run1", "m", 1, 1, 1), state) == [
+            UsageRecorded("batch01-mem-run1", "m", 1, 1, 1)]
         assert decide(RecordChange("final-run1", "a.md", "x"), state) == [ChangeRecorded("final-run1", "a.md", "x")]
         assert decide(GradeRun("final-run1", "PASSED"), state) == []
         assert decide(KeepMemory(1, 9), state) == []

@@ -2,7 +2,10 @@
 
 A seeded generator plays the tuning loop (datasets of 1 to 80 cases with ids that differ in case and
 punctuation, batches built with and without -m/-r/--seed, runs of both halves graded, some VOID, difficult
-cases added, fixed and left to go stuck, selections used up, the last run sometimes ungraded). At every
+cases added, fixed and left to go stuck, selections used up, the last run sometimes ungraded; once nothing is
+left, the final check: when it fails, the cases it got wrong go on the difficult list from its run, so
+difficult.json holds entries added in final-runK, and batches of the open difficult cases follow until the
+final check runs again). At every
 decision it lays the history out as a zen folder and compares batch.mjs's status, preview (cases JSON on
 stdout), cases.json and plan.json written with -o, the stderr summary and the nothing-left exit with what
 rules.py gives. Most calls go to one long-lived Node process (tests/zenfolder.py: BatchMjsDriver); every
@@ -36,6 +39,7 @@ from batchlog.projections.tune.batch_mjs.rules import (
     pad,
     plan_json,
     progress_lines,
+    stuck_difficult,
     summary_lines,
 )
 from batchlog.projections.tune.batch_mjs.selection import selection_order
@@ -58,6 +62,8 @@ _INVOKE = threading.Lock()  # invoke() sets the process's cwd and environment: o
 WORKERS = 2
 MAX_BATCHES = 12
 RUN_LIMIT = 4  # non-VOID runs per half
+FINAL_CHECKS = 3  # final checks a history runs at most
+FINAL_BUDGET = 3  # batches a failed final check adds to a history's budget
 ID_PARTS = ["case", "Case", "CASE", "a", "A", "b", "B", "q", "x-1", "x_1", "x.1", "X-1", "-", "_", ".", "0", "1",
             "2", "10", "Zeta", "zeta", "z"]
 
@@ -165,7 +171,12 @@ class Comparison:
     mirror: Batchlog | None = None
     steps: list[str] = attrs.Factory(list)
     one_difficult_per_run: bool = False
+    # `tune import` places a zen folder's final runs after its batches (the folder does not say when a final
+    # check ran), so the histories imported run no final check
+    final_checks: bool = True
     calls: int = 0
+    failed_finals: int = 0  # final checks that failed with a case to list
+    batches_after_final: int = 0  # batches built after a failed final check
     repeats: int = 0  # batches batch.mjs would build with a case twice (batchlog: once, the place filled)
 
     def lay_out(self) -> None:
@@ -280,18 +291,20 @@ class Batchlog:
         with _INVOKE:
             result = invoke("tune", *words[:end], "--dir", "finetune", *words[end:], env=CLOCK, cwd=self.root)
         if result.code == 0:
-            self.check_next_command()
+            self.check_next_commands()
         for command in re.findall(r"`(batchlog [^`]*)`", result.err):  # a refusal's commands are pasted too
             if shell_problems(command):
                 raise Diverged(f"a message of {words} named an unsafe command {command!r}: {shell_problems(command)}")
         return result
 
-    def check_next_command(self) -> None:
-        """The command `tune next` prints in the state this command left is one simple command, safe to paste."""
+    def check_next_commands(self) -> None:
+        """Every command `tune next` prints in the state this command left (its step and the optional ones) is one
+        simple command, safe to paste."""
         step = next_step(tuning_state(self.root / "finetune"), "finetune")
-        problems = shell_problems(step.command)
-        if problems or not set(step.placeholders) <= set(PLACEHOLDERS):
-            raise Diverged(f"tune next printed an unsafe command {step.command!r}: {problems}")
+        for printed in (step, *step.optional):
+            problems = shell_problems(printed.command)
+            if problems or not set(printed.placeholders) <= set(PLACEHOLDERS):
+                raise Diverged(f"tune next printed an unsafe command {printed.command!r}: {problems}")
 
     def files(self, expected: dict[str, str]) -> dict[str, str]:
         return {name: (self.root / name).read_text(encoding="utf-8") for name in expected
@@ -314,9 +327,13 @@ def overrides(rng: random.Random) -> dict:
 
 
 def play(rng: random.Random, check: Comparison) -> None:
-    """Play a tuning to its end (nothing left), to MAX_BATCHES, or to a stop in the middle of a batch."""
+    """Play a tuning to its end (the final check passed, or nothing left), to its budget of batches, or to a stop
+    in the middle of a batch. Once nothing is left, the final check runs (at most FINAL_CHECKS times); after a
+    failed one the batches go on, with a few more in the budget."""
     tuning = check.tuning
-    for _ in range(rng.randint(1, MAX_BATCHES)):
+    budget = rng.randint(1, MAX_BATCHES)
+    while budget > 0:
+        budget -= 1
         chosen = overrides(rng)
         if rng.random() < 0.6:  # not before every batch: the file stays under a minute on a loaded machine
             check.status(chosen.get("size") if rng.random() < 0.5 else None)
@@ -328,7 +345,11 @@ def play(rng: random.Random, check: Comparison) -> None:
         out = f"finetune/runs/batch{pad(number)}-nomem-run1/cases.json"
         plan = check.next(**chosen, out=rng.choice([out, out, out, "./" + out]))
         if plan is None:
-            return
+            if not final_check(rng, check):
+                return
+            budget += FINAL_BUDGET
+            continue
+        check.batches_after_final += any(name.startswith("final-") for name, _ in tuning.runs)
         tuning.batches[number] = tuple(c["id"] for c in [*plan.new, *plan.recheck])
         tuning.sizes[number] = plan.size
         tuning.plans[number] = plan_json(plan)
@@ -400,6 +421,38 @@ def grade(rng: random.Random, check: Comparison, number: int, name: str, verdict
             check.act("difficult", "fix", f"--run={name}", "--", entry.id)
 
 
+def final_check(rng: random.Random, check: Comparison) -> bool:
+    """Run and grade the final check (nothing is left to build); True when the tuning goes on after it: it
+    failed, and a case it got wrong went on the difficult list (batches of the open difficult cases follow)."""
+    tuning = check.tuning
+    number = sum(1 for name, _ in tuning.runs if name.startswith("final-")) + 1
+    if not check.final_checks or number > FINAL_CHECKS or rng.random() < 0.2:
+        return False
+    name = f"final-run{number}"
+    tuning.runs.append([name, ""])
+    check.act("run", "start", "--final", out=name + "\n")
+    history = tuning.history()
+    stuck = sorted({e.id for e in stuck_difficult(history)})
+    others = [case["id"] for case in tuning.selection if case["id"] not in stuck]
+    verdict = rng.choices(["PASSED", "CORRECT", "WRONG", "VOID"], [30, 10, 50, 10])[0]
+    if verdict == "WRONG" and not others:
+        verdict = "PASSED"
+    picked = rng.sample(others, min(len(others), rng.randint(1, 3))) if verdict == "WRONG" else []
+    reported = rng.sample(stuck, rng.randint(0, len(stuck))) if verdict != "VOID" and stuck else []
+    tuning.runs[-1][1] = verdict
+    check.act("run", "grade", name, "--verdict", verdict, *(f"--wrong={i}" for i in [*picked, *reported]))
+    latest = {e.id: e for e in tuning.difficult or ()}
+    for case_id in picked:  # each goes on the list from the final run, as tune next says (none is open or stuck)
+        reasons = ("regressed",) if case_id in latest else ("wrong",)
+        tuning.difficult = [*(tuning.difficult or []), DifficultEntry(case_id, reasons, name)]
+        check.act("difficult", "add", f"--run={name}", f"--reason={reasons[0]}", "--", case_id)
+    check.status()
+    if verdict == "PASSED":
+        return False
+    check.failed_finals += bool(picked)
+    return True
+
+
 def probe_odd_output(rng: random.Random, check: Comparison, chosen: dict) -> None:
     """-o to a folder batch.mjs warns about; what it writes is removed again (not part of the history)."""
     number = max(check.tuning.batches, default=0) + 1
@@ -453,13 +506,15 @@ class Played:
     only_in_dataset: int = 0  # histories whose dataset holds ids the selection does not
     readded: int = 0  # histories where a fixed difficult case was added again (a second entry)
     repeats: int = 0  # histories where batch.mjs built a batch with a case twice (batchlog: once)
+    failed_finals: int = 0  # histories with a final check that failed on a case, which went on the list
+    after_final: int = 0  # histories with a batch built after a failed final check
 
 
 def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY, imports: bool = False,
                    one_difficult_per_run: bool = False) -> Played:
     """Play one history per seed on WORKERS threads, each with its own Node driver."""
     def work(worker: int) -> Played:
-        calls = mirrored = imported = bare_ids = only_in_dataset = readded = repeats = 0
+        calls = mirrored = imported = bare_ids = only_in_dataset = readded = repeats = failed_finals = after_final = 0
         with BatchMjsDriver(workdir / f"driver{worker}") as driver:
             for seed in seeds[worker::WORKERS]:
                 rng = random.Random(seed)
@@ -470,7 +525,7 @@ def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY
                 mirror = Batchlog.init(workdir / f"b{seed}", tuning) if mirrors else None
                 run = run_batch_mjs if seed % PROCESS_EVERY == 0 else driver.run
                 check = Comparison(tuning, ZenFolder(workdir / f"h{seed}"), run, mirror, steps=[f"history {seed}"],
-                                   one_difficult_per_run=one_difficult_per_run)
+                                   one_difficult_per_run=one_difficult_per_run, final_checks=not imports)
                 play(rng, check)
                 if imports:
                     (workdir / f"i{seed}").mkdir()
@@ -481,7 +536,10 @@ def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY
                 entries = [e.id for e in tuning.difficult or ()]
                 readded += len(entries) > len(set(entries))
                 repeats += check.repeats > 0
-        return Played(0, calls, mirrored, imported, bare_ids, only_in_dataset, readded, repeats)
+                failed_finals += check.failed_finals > 0
+                after_final += check.batches_after_final > 0
+        return Played(0, calls, mirrored, imported, bare_ids, only_in_dataset, readded, repeats, failed_finals,
+                      after_final)
 
     for worker in range(WORKERS):
         (workdir / f"driver{worker}").mkdir()
@@ -489,7 +547,8 @@ def play_histories(seeds: range, workdir: Path, mirror_every: int = MIRROR_EVERY
         parts = list(pool.map(work, range(WORKERS)))
     return Played(len(seeds), sum(p.node_calls for p in parts), sum(p.mirrored for p in parts),
                   sum(p.imported for p in parts), sum(p.bare_ids for p in parts),
-                  sum(p.only_in_dataset for p in parts), sum(p.readded for p in parts), sum(p.repeats for p in parts))
+                  sum(p.only_in_dataset for p in parts), sum(p.readded for p in parts), sum(p.repeats for p in parts),
+                  sum(p.failed_finals for p in parts), sum(p.after_final for p in parts))
 
 
 @pytest.fixture
@@ -527,6 +586,7 @@ def test_batch_mjs_rules_and_batchlog_agree_on_generated_histories(tmp_path, cli
     assert played.mirrored >= HISTORIES // MIRROR_EVERY
     assert played.bare_ids >= 0.3 * HISTORIES and played.only_in_dataset >= 0.2 * HISTORIES, played
     assert played.readded >= 0.3 * HISTORIES and played.repeats >= 0.05 * HISTORIES, played
+    assert played.failed_finals >= 0.15 * HISTORIES and played.after_final >= 0.1 * HISTORIES, played
 
 
 def test_tune_import_of_a_zen_folder_continues_as_batch_mjs_would(tmp_path, cli_built_once):

@@ -31,6 +31,7 @@ from batchlog.projections.tune.views.readme.document import (
 from batchlog.projections.tune.views.readme.map import flowchart, label
 from batchlog.projections.tune.views.readme.sections import plan, where
 from tests.clirunner import invoke
+from tests.test_tune_final_again import final_again_states
 from tests.tune_helpers import fold, started, table_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +49,7 @@ def replayed_states(folder: Path) -> list:
     return states
 
 
-STATES = replayed_states(FINISHED) + replayed_states(IN_PROGRESS)
+STATES = replayed_states(FINISHED) + replayed_states(IN_PROGRESS) + final_again_states()
 
 
 ODD_CASES = ({"id": 'a|b"c', "class": "x|y"}, {"id": "<!-- batchlog:end map -->", "class": "x|y"},

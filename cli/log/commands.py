@@ -187,8 +187,9 @@ def salvage_command(
 ) -> int:
     """Cut a damaged log back to the events before its first damaged line (or through --to SEQ).
 
-    The damaged file is kept untouched beside it (PATH.damaged-<time>); the new log ends with a
-    log.salvaged event naming what was dropped and why. Check the result with `batchlog log verify`.
+    The original file is kept untouched beside it (PATH.damaged-<time>, or PATH.cut-<time> when a sound log is
+    cut with --to); the new log ends with a log.salvaged event naming what was dropped (lines, event types) and
+    why, which `batchlog tune audit` reports. Check the result with `batchlog log verify`.
 
     Example: batchlog log salvage finetune/events.jsonl
     """
@@ -206,7 +207,7 @@ def salvage_command(
         print(f"{log.address}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
               f"({done.dropped_bytes} bytes)")
         print(f"  why      {done.reason}")
-        print(f"  damaged  {copy} (untouched)")
+        print(f"  original {copy} (untouched)")
         print(f"  recorded log.salvaged as seq {done.event_seq}")
     return 0
 

@@ -29,7 +29,7 @@ from batchlog.cli.tune.files import (
     write_text,
 )
 from batchlog.cli.loop_log import decided
-from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, tune_log, tuning_state
+from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, read_tuning, tune_log
 from batchlog.cli.tune.views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
 from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.tune.batch_mjs import rules
@@ -71,14 +71,17 @@ def add_to(root: typer.Typer, loop: Loop) -> None:
     root.add_typer(app, name=loop.name, help=loop.help)
 
 
+PATH_OPTIONS = ("--dataset", "-o")  # a file that exists under a placeholder's name is what the user meant
+
+
 def _not_a_placeholder(option: str):
-    """A typer callback: a placeholder of a printed template (VERDICT, DATASET, FILE) pasted unchanged is a usage
-    error (exit 2) that names the choices, before anything is read or recorded."""
+    """A typer callback: a placeholder of a printed template (VERDICT, DATASET, FILE, PATH, SUMMARY, MODEL) pasted
+    unchanged is a usage error (exit 2) that names the choices, before anything is read or recorded."""
     from batchlog.projections.tune.views.status import placeholder_refusal
 
     def check(value: object) -> object:
         refusal = placeholder_refusal(option, str(value)) if value is not None else None
-        if refusal is not None and not (option != "--verdict" and Path(str(value)).exists()):
+        if refusal is not None and not (option in PATH_OPTIONS and Path(str(value)).exists()):
             raise typer.BadParameter(refusal, param_hint=option)
         return value
 
@@ -96,8 +99,9 @@ def _written_after(recorded: str) -> Iterator[None]:
 
 
 def _a_count(option: str):
-    """A typer callback for a count that a printed template holds as a placeholder (NODES): the placeholder pasted
-    unchanged is a usage error naming what to give, as is anything but a whole number."""
+    """A typer callback for a count that a printed template holds as a placeholder (NODES, CALLS, INPUT_TOKENS,
+    OUTPUT_TOKENS): the placeholder pasted unchanged is a usage error naming what to give, as is anything but a
+    whole number."""
     from batchlog.projections.tune.views.status import placeholder_refusal
 
     def check(value: str) -> str:
@@ -287,10 +291,15 @@ def run_regrade_command(
     graded = state.run_named(run)
     correction = next(c for c in reversed(state.corrections) if c.run == run)
     assert graded is not None
+    withdrawn = [entry.case for entry in state.difficult  # by this correction: its events follow it
+                 if entry.added == run and entry.withdrawn_seq is not None and entry.withdrawn_seq > correction.seq]
     wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
-    return emit(as_json, [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"],
-                {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
-                 "was": correction.was, "seq": correction.seq})
+    lines = [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"] + [
+        f"withdrew the difficult entry of {case} added in {run}: it was not wrong there" for case in withdrawn]
+    return emit(as_json, lines, {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
+                                 "was": correction.was, "seq": correction.seq, "withdrawn": withdrawn,
+                                 "llm_calls": graded.llm_calls, "tokens": graded.tokens,
+                                 "saved_twice": graded.saved_twice})
 
 
 @difficult_app.callback()
@@ -316,11 +325,12 @@ def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = N
 
 
 def _list_difficult(folder: Path, store: Store, at: int | None, as_json: bool) -> int:
-    rows = difficult_rows(tuning_state(folder, at, usage=False, store=store))
+    read = read_tuning(folder, at, usage=False, store=store)
+    rows = difficult_rows(read.state)
     lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
              + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
              for row in rows] or ["no difficult case"]
-    return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows]})
+    return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows], **read.fields()})
 
 
 @difficult_app.command("add")
@@ -369,8 +379,10 @@ def difficult_fix_command(
 @app.command("change")
 def change_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
-    file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed")],
-    summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words")],
+    file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed",
+                                      callback=_not_a_placeholder("--file"))],
+    summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words",
+                                         callback=_not_a_placeholder("--summary"))],
     lines: Annotated[int | None, typer.Option("--lines", max=LARGEST, metavar="N", help="lines changed")] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
@@ -411,10 +423,11 @@ def memory_keep_command(
 @app.command("usage")
 def usage_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
-    model: Annotated[str, typer.Option("--model", metavar="M")],
-    calls: Annotated[int, typer.Option("--calls", max=LARGEST, metavar="N")],
-    input_tokens: Annotated[int, typer.Option("--input-tokens", max=LARGEST, metavar="N")],
-    output_tokens: Annotated[int, typer.Option("--output-tokens", max=LARGEST, metavar="N")],
+    model: Annotated[str, typer.Option("--model", metavar="M", callback=_not_a_placeholder("--model"))],
+    calls: Annotated[str, typer.Option("--calls", metavar="N", callback=_a_count("--calls"))],
+    input_tokens: Annotated[str, typer.Option("--input-tokens", metavar="N", callback=_a_count("--input-tokens"))],
+    output_tokens: Annotated[str, typer.Option("--output-tokens", metavar="N",
+                                               callback=_a_count("--output-tokens"))],
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -424,10 +437,11 @@ def usage_command(
 
     Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
     """
-    decide_in(folder, RecordUsage(run, model, calls, input_tokens, output_tokens), chosen(store_url, log_name))
-    return emit(as_json, [f"{run}: {model} {calls} calls, {input_tokens} input + {output_tokens} output tokens"],
-                 {"run": run, "model": model, "calls": calls, "input_tokens": input_tokens,
-                  "output_tokens": output_tokens})
+    figures = (int(calls), int(input_tokens), int(output_tokens))
+    decide_in(folder, RecordUsage(run, model, *figures), chosen(store_url, log_name))
+    return emit(as_json, [f"{run}: {model} {figures[0]} calls, {figures[1]} input + {figures[2]} output tokens"],
+                 {"run": run, "model": model, "calls": figures[0], "input_tokens": figures[1],
+                  "output_tokens": figures[2]})
 
 
 @app.command("next")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from batchlog.cli import store as stores
-from batchlog.cli.loop_log import decided, open_loop_log, state_of
+from batchlog.cli.loop_log import Read, decided, open_loop_log, read_state
 from batchlog.cli.loops import types_for
 from batchlog.engine.log import EventLog
 from batchlog.engine.registry import Registry
@@ -29,13 +29,20 @@ def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
     return open_loop_log(TUNE, folder, store)
 
 
+def read_tuning(folder: Path, at: int | None = None, *, usage: bool = True,
+                store: stores.Store | None = None) -> Read:
+    """The tuning's state (as of event `at`) for a view; refused when the log is another loop's. A folder without
+    a log gives the state before `init` (views say what to do about it). `usage=False`, for the views that read
+    no usage figure: the replay skips the usage reports (the runs then carry none). A log holding events newer
+    than this batchlog is read without them, with one warning on stderr (each view reads once)."""
+    log = tune_log(folder, store)
+    return read_state(log, TUNE, at, None if usage else without_usage(log.registry.by_name))
+
+
 def tuning_state(folder: Path, at: int | None = None, *, usage: bool = True,
                  store: stores.Store | None = None) -> TuneState:
-    """The tuning's state (as of event `at`); refused when the log is another loop's. A folder without a log
-    gives the state before `init` (views say what to do about it). `usage=False`, for the views that read no
-    usage figure: the replay skips the usage reports (the runs then carry none)."""
-    log = tune_log(folder, store)
-    return state_of(log, TUNE, at, None if usage else without_usage(log.registry.by_name))
+    """`read_tuning`'s state alone."""
+    return read_tuning(folder, at, usage=usage, store=store).state
 
 
 def decide_in(folder: Path, command: object, store: stores.Store | None = None) -> TuneState:

@@ -20,7 +20,7 @@ from batchlog.cli.loops import all_types
 from batchlog.cli.options import At, Dir, Json, LogName, Store
 from batchlog.cli.store import chosen, shown, verify_log
 from batchlog.cli.tune.files import check_writable, write_text
-from batchlog.cli.tune.log import DEFAULT_DIR, tune_log, tuning_state
+from batchlog.cli.tune.log import DEFAULT_DIR, read_tuning, tune_log
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.decide.refusals import require_tuning
 from batchlog.projections.tune.decider import TUNE
@@ -140,14 +140,16 @@ def readme_command(
     store = chosen(store_url, log_name)
     if not (check or stdout):
         check_writable(path, store.file(folder))
-    state = tuning_state(folder, at, store=store)
+    read = read_tuning(folder, at, store=store)
+    state, newer = read.state, None if read.newer is None else str(read.newer["first"])
     old = _read(path)
     base, name = _places(folder, path)
     files = _run_files(folder)
-    new = readme(old, state, folder=name, files=files, title=_title(state, folder), base=base)
+    new = readme(old, state, folder=name, files=files, title=_title(state, folder), base=base, newer=newer)
     if not new.endswith("\n"):
         new += "\n"
-    shown = {"sections": sections(state, folder=name, files=files, base=base)} if as_json else None
+    shown = {"sections": sections(state, folder=name, files=files, base=base, newer=newer),
+             **read.fields()} if as_json else None
     return _write_or_check(path, old, new, check, stdout, shown)
 
 
@@ -164,9 +166,10 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log
     store = chosen(store_url, log_name)
     if not check:
         check_writable(path, store.file(folder))
-    state = tuning_state(folder, at, store=store)
+    read = read_tuning(folder, at, store=store)
+    state = read.state
     new = usage_markdown(state, _title(state, folder))
-    shown = usage_figures(state) if as_json else None
+    shown = {**usage_figures(state), **read.fields()} if as_json else None
     return _write_or_check(path, _read(path), new, check, stdout=False, as_json=shown)
 
 

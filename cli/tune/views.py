@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from batchlog.cli.store import Store
-from batchlog.cli.tune.log import tuning_state
+from batchlog.cli.tune.log import read_tuning
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.refusals import require_tuning, require_unfinished
 from batchlog.projections.tune.batch_mjs.inputs import history
@@ -36,36 +36,39 @@ def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
 
 def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, store: Store | None = None) -> int:
     """`tune status`: batch.mjs's progress lines (`size`: its -m)."""
-    state = tuning_state(folder, at, usage=False, store=store)
+    read = read_tuning(folder, at, usage=False, store=store)
     if as_json:
-        return emit(True, [], progress_figures(state, size))
-    return emit(False, progress(state, size), {})
+        return emit(True, [], {**progress_figures(read.state, size), **read.fields()})
+    return emit(False, progress(read.state, size), {})
 
 
 def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
-    """`tune next`: the one next step, in words, and the exact command to run."""
+    """`tune next`: the one next step, in words, and the exact command to run; then the optional records around
+    it (the usage a run still lacks is among them, hence the replay with usage)."""
     place = Place(str(folder), store.options if store is not None else ())
-    step = next_step(tuning_state(folder, at, usage=False, store=store), place)
-    return emit(as_json, [step.words, "", f"    {step.command}"], step.as_json())
+    read = read_tuning(folder, at, store=store)
+    step = next_step(read.state, place, newer=None if read.newer is None else str(read.newer["first"]))
+    return emit(as_json, step.lines(), {**step.as_json(), **read.fields()})
 
 
 def next_batch_view(folder: Path, at: int | None, as_json: bool, size: int | None, recheck: int | None,
                     seed: int | None, store: Store | None = None) -> int:
     """`tune next-batch` without -o: the next batch by batch.mjs's rules, shown and not recorded."""
-    state = tuning_state(folder, at, usage=False, store=store)
-    require_tuning(state)
-    require_unfinished(state, "there is no batch left to build")
-    plan = rules.next_batch(history(state), size=size, recheck=recheck, seed=seed)
-    return show_batch(plan, None, as_json, bool(state.difficult))
+    read = read_tuning(folder, at, usage=False, store=store)
+    require_tuning(read.state)
+    require_unfinished(read.state, "there is no batch left to build")
+    plan = rules.next_batch(history(read.state), size=size, recheck=recheck, seed=seed)
+    return show_batch(plan, None, as_json, bool(read.state.difficult), read.fields())
 
 
-def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_difficult: bool) -> int:
+def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_difficult: bool,
+               extra: dict[str, object] | None = None) -> int:
     """A batch as next-batch shows it: the cases JSON on stdout when previewed (`out` None; with --json, the
-    batch's figures instead), and batch.mjs's summary lines on stderr."""
+    batch's figures instead, and `extra` fields), and batch.mjs's summary lines on stderr."""
     if as_json:
         emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
                         "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
-                        "recorded": out is not None, "out": out})
+                        "recorded": out is not None, "out": out, **(extra or {})})
     elif out is None:
         sys.stdout.write(rules.cases_json(plan))
     sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))

@@ -104,9 +104,10 @@ class RunGraded:
 
 @attrs.frozen
 class RunRegraded:
-    """A grade recorded by mistake was corrected: the run's new verdict and figures, and why.
+    """A grade recorded by mistake was corrected: the run's new verdict and wrong cases, and why.
 
-    The original `tune.run_graded` stays in the log; every view folds the correction over it.
+    The original `tune.run_graded` stays in the log; every view folds the correction over it. A figure left
+    None is not restated: the run keeps the one its grade gave.
     """
 
     run: str
@@ -135,6 +136,16 @@ class DifficultFixed:
     case: str
     run: str
     note: str | None = None
+
+
+@attrs.frozen
+class DifficultWithdrawn:
+    """The difficult entry of `case` added in run `run` was withdrawn: a regrade of that run said the case was
+    not wrong in it after all (`reason`). The entry stays in the log and the views; the rules no longer count it."""
+
+    case: str
+    run: str
+    reason: str
 
 
 @attrs.frozen
@@ -180,6 +191,7 @@ EVENT_TYPES = (
     EventType("tune.run_regraded", 1, RunRegraded),
     EventType("tune.difficult_added", 1, DifficultAdded),
     EventType("tune.difficult_fixed", 1, DifficultFixed),
+    EventType("tune.difficult_withdrawn", 1, DifficultWithdrawn),
     EventType("tune.change_recorded", 1, ChangeRecorded),
     EventType("tune.memory_kept", 1, MemoryKept),
     EventType("tune.usage_recorded", 1, UsageRecorded),

@@ -18,6 +18,7 @@ from batchlog.projections.tune.events import (
     ChangeRecorded,
     DifficultAdded,
     DifficultFixed,
+    DifficultWithdrawn,
     MemoryKept,
     RunGraded,
     RunRegraded,
@@ -62,7 +63,7 @@ def evolve(state: TuneState, event: Event) -> TuneState:
             return _replace_run(state, fact.run, lambda run: attrs.evolve(
                 run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
                 saved_twice=fact.saved_twice, findings=fact.findings, note=fact.note, graded_seq=event.seq,
-                graded_at=event.at,
+                graded_at=event.at, verdict_seq=event.seq,
             ))
         case RunRegraded() as fact:
             return _regraded(state, fact, event)
@@ -75,6 +76,8 @@ def evolve(state: TuneState, event: Event) -> TuneState:
                 entry, fixed=fact.run, fixed_seq=event.seq,
                 notes=entry.notes + ((Note(fact.run, fact.note),) if fact.note else ()),
             ))
+        case DifficultWithdrawn() as fact:
+            return _withdrawn(state, fact, event.seq)
         case ChangeRecorded() as fact:
             change = Change(fact.file, fact.summary, fact.lines, event.seq)
             return _replace_run(state, fact.run, lambda run: attrs.evolve(run, changes=(*run.changes, change)))
@@ -89,16 +92,32 @@ def evolve(state: TuneState, event: Event) -> TuneState:
 
 
 def _regraded(state: TuneState, fact: RunRegraded, event: Event) -> TuneState:
-    """The run's grade replaced by the correction (its graded seq stays the original's), the correction kept."""
+    """The run's verdict and wrong cases replaced by the correction, the figures it restates too (the others
+    stay the grade's); its graded seq stays the original's, its verdict seq is the correction's."""
     run = state.run_named(fact.run)
     if run is None:
         return state
     correction = Correction(fact.run, run.verdict, fact.verdict, fact.reason, event.seq, event.at)
     state = _replace_run(state, fact.run, lambda run: attrs.evolve(
-        run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=fact.llm_calls, tokens=fact.tokens,
-        saved_twice=fact.saved_twice,
+        run, verdict=fact.verdict, wrong=fact.wrong, llm_calls=_restated(fact.llm_calls, run.llm_calls),
+        tokens=_restated(fact.tokens, run.tokens), saved_twice=_restated(fact.saved_twice, run.saved_twice),
+        verdict_seq=event.seq,
     ))
     return attrs.evolve(state, corrections=(*state.corrections, correction))
+
+
+def _restated(new: int | None, old: int | None) -> int | None:
+    return old if new is None else new
+
+
+def _withdrawn(state: TuneState, fact: DifficultWithdrawn, seq: int) -> TuneState:
+    """The case's entry added in `fact.run` marked withdrawn (it stays in the state, for the views)."""
+    entries = state.difficult
+    for index, entry in enumerate(entries):
+        if entry.case == fact.case and entry.added == fact.run and entry.withdrawn is None:
+            changed = attrs.evolve(entry, withdrawn=fact.reason, withdrawn_seq=seq)
+            return attrs.evolve(state, difficult=(*entries[:index], changed, *entries[index + 1 :]))
+    return state
 
 
 def _started(state: TuneState, fact: TuningStarted) -> TuneState:
@@ -142,10 +161,11 @@ def _replace_run(state: TuneState, name: str, change) -> TuneState:
 
 
 def _replace_difficult(state: TuneState, case: str, change) -> TuneState:
-    """A fix applies to the case's oldest entry not yet fixed (a case has one such entry unless imported)."""
+    """A fix applies to the case's oldest entry not yet fixed nor withdrawn (a case has one such entry unless
+    imported)."""
     entries = state.difficult
     for index, entry in enumerate(entries):
-        if entry.case == case and entry.fixed is None:
+        if entry.case == case and entry.fixed is None and entry.withdrawn is None:
             return attrs.evolve(state, difficult=(*entries[:index], change(entry), *entries[index + 1 :]))
     return state
 

@@ -74,14 +74,22 @@ class Stage:
 
 
 def current_half(state: TuneState) -> Stage:
-    """Where the loop stands now: the half being worked on, else the step between halves (build, keep, final)."""
+    """Where the loop stands now: the half being worked on, else the step between halves (build, keep, final).
+
+    After a failed final check the loop goes on as before it: its wrong cases go on the difficult list (the
+    stage stays "final" until they are), batches of the open difficult cases follow, then the final check
+    again."""
     if state.settings is None:
         return Stage("not_started")
-    finals = state.runs_of(0, FINAL)
-    if finals:
-        standing = half(finals)
-        return Stage("done" if standing is Half.PASSED else "final", standing=standing)
+    if half(state.runs_of(0, FINAL)) is Half.PASSED:
+        return Stage("done", standing=Half.PASSED)
+    final = latest_final(state)
     current = state.last_batch
+    if final is not None:
+        standing = Half.RUNNING if not final.graded else Half.AGAIN
+        if standing is Half.AGAIN and not to_list_after_final(state) and something_left(state):
+            return Stage("build", batch=len(state.batches) + 1)
+        return Stage("final", standing=standing)
     if current is None:
         return Stage("build", batch=1)
     nomem, mem = batch_halves(state, current.number)
@@ -95,6 +103,44 @@ def current_half(state: TuneState) -> Stage:
     if something_left(state):
         return Stage("build", batch=current.number + 1)
     return Stage("final", standing=Half.NOT_STARTED)
+
+
+def latest_final(state: TuneState) -> Run | None:
+    """The last run of the final check when it is the loop's latest step (no batch was built after it started),
+    else None."""
+    finals = state.runs_of(0, FINAL)
+    if not finals:
+        return None
+    current = state.last_batch
+    if current is not None and current.built_seq > finals[-1].started_seq:
+        return None
+    return finals[-1]
+
+
+def unlisted_wrong(state: TuneState, run: Run) -> tuple[str, ...]:
+    """The cases `run` got wrong that are not on the difficult list: no entry added in it, none open or stuck."""
+    def listed(case: str) -> bool:
+        entry = state.difficult_entry(case)
+        return entry is not None and (entry.fixed is None or entry.added == run.name)
+
+    return tuple(case for case in run.wrong if not listed(case))
+
+
+def to_list_after_final(state: TuneState) -> tuple[str, ...]:
+    """The cases a failed final check got wrong that go on the difficult list before anything else is decided
+    (nothing was built after it yet); () otherwise."""
+    final = latest_final(state)
+    if final is None or not final.graded or final.verdict == "PASSED":
+        return ()
+    return unlisted_wrong(state, final)
+
+
+def reported_cases(state: TuneState, run: Run) -> frozenset[str]:
+    """What a final run may report wrong without failing on it: the stuck cases, whose retries are used up (a
+    batch run reports none)."""
+    if run.kind != FINAL:
+        return frozenset()
+    return frozenset(entry.id for entry in rules.stuck_difficult(history(state)))
 
 
 def something_left(state: TuneState) -> bool:

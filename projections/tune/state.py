@@ -14,7 +14,8 @@ Shape (stable: the README and audit views read it):
       batches: tuple[Batch, ...]        built batches, by number (1, 2, ...)
       runs: tuple[Run, ...]             every run in the order it was started
       difficult: tuple[Difficult, ...]  difficult entries in the order they were added (a case fixed
-                                        earlier and added again has one entry per time)
+                                        earlier and added again has one entry per time), withdrawn ones
+                                        included (`difficult_list` leaves them out)
       memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
       corrections: tuple[Correction, ...]  every `run regrade`, in log order
       foreign: str | None               type of an event of another loop met in this log
@@ -132,6 +133,7 @@ class Run:
     note: str | None = None
     graded_seq: int | None = None
     graded_at: str | None = None
+    verdict_seq: int | None = None  # the event that gave the verdict it has: its grade, or the last regrade
     changes: tuple[Change, ...] = ()
     usage: tuple[ModelUsage, ...] = ()
 
@@ -155,7 +157,8 @@ class Note:
 
 @attrs.frozen
 class Difficult:
-    """A difficult-list entry: reasons (from SEVERITY), the run it was added in, the run that fixed it."""
+    """A difficult-list entry: reasons (from SEVERITY), the run it was added in, the run that fixed it; and why
+    and where it was withdrawn, when a regrade of its run said the case was not wrong there after all."""
 
     case: str
     reasons: tuple[str, ...]
@@ -164,6 +167,8 @@ class Difficult:
     fixed: str | None = None
     fixed_seq: int | None = None
     notes: tuple[Note, ...] = ()
+    withdrawn: str | None = None
+    withdrawn_seq: int | None = None
 
 
 @attrs.frozen
@@ -229,10 +234,16 @@ class TuneState:
         """The runs of one half of a batch (or the final check: batch 0, kind "final"), in order."""
         return tuple(run for run in self.runs if run.batch == batch and run.kind == kind)
 
+    @property
+    def difficult_list(self) -> tuple[Difficult, ...]:
+        """The entries the rules count: every entry but the withdrawn ones."""
+        return tuple(entry for entry in self.difficult if entry.withdrawn is None)
+
     def difficult_entry(self, case: str) -> Difficult | None:
-        """The case's latest entry (a case fixed earlier that broke again has a newer one), else None."""
+        """The case's latest entry not withdrawn (a case fixed earlier that broke again has a newer one), else
+        None."""
         for entry in reversed(self.difficult):
-            if entry.case == case:
+            if entry.case == case and entry.withdrawn is None:
                 return entry
         return None
 

@@ -33,6 +33,7 @@ def assert_salvaged(path, original: bytes, tampered: bytes, registry) -> None:
     (copy,) = damaged_copies(path.parent)
     assert copy.read_bytes() == tampered
     assert salvaged["data"]["damaged_copy"] == copy.name
+    assert sum(salvaged["data"]["dropped_types"].values()) == salvaged["data"]["dropped_lines"]
     assert verify(path, registry).trusted
 
 
@@ -78,8 +79,12 @@ class TestSalvage:
         body = orjson.loads(result.out)
         assert body["kept_through_seq"] == 4 and body["dropped_lines"] == 8
         assert path.read_bytes().split(b"\n")[:4] == original.split(b"\n")[:4]
-        assert damaged_copies(tmp_path)[0].read_bytes() == original
+        assert not damaged_copies(tmp_path)  # nothing was damaged: the original is kept as a cut
+        (copy,) = tmp_path.glob("events.jsonl.cut-*")
+        assert copy.read_bytes() == original and body["damaged_copy"] == copy.name
         assert verify(path, test_types).trusted
+        salvaged = orjson.loads(path.read_bytes().split(b"\n")[-2])
+        assert (salvaged["v"], salvaged["data"]["dropped_types"]) == (2, {"test.noted": 4, "test.claimed": 4})
 
     def test_to_seq_past_the_damage_is_refused_and_changes_nothing(self, tmp_path, test_types):  # noqa: F811
         path = finished_log(tmp_path)

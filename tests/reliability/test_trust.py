@@ -287,8 +287,9 @@ class TestForgedSnapshots:
         for snapshot in snapshots:
             _forge_tuning(snapshot)
 
-        after = invoke("tune", "next", "--dir", folder, "--json", env=USER_ENV)
+        # verified first: `tune next` (which folds the whole tuning) writes an authentic snapshot over the forged one
         verified = invoke("log", "verify", folder / "events.jsonl", "--snapshots", env=USER_ENV)
+        after = invoke("tune", "next", "--dir", folder, "--json", env=USER_ENV)
 
         assert (after.code, after.out) == (0, truth.out)
         assert "not authentic" in after.err

@@ -3,7 +3,7 @@
 The same `History` a zen `finetune/` folder gives batch.mjs: the selection's case
 objects, the dataset's complexity, the settings, every built batch (its cases and
 size), every run with its verdict, and the difficult list (None until the first
-entry, as a folder has no difficult.json until then).
+entry, as a folder has no difficult.json until then; withdrawn entries left out).
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ def history(state: TuneState) -> rules.History:
         batches={batch.number: batch.cases for batch in state.batches},
         sizes={batch.number: batch.size for batch in state.batches},
         runs=tuple((run.name, run.verdict) for run in state.runs),
+        # withdrawn entries are left out, as from a difficult.json edited by hand (which then exists, maybe empty)
         difficult=tuple(
             rules.DifficultEntry(id=entry.case, reasons=entry.reasons, added=entry.added, fixed=entry.fixed)
-            for entry in state.difficult
+            for entry in state.difficult_list
         ) if state.difficult else None,
     )
 

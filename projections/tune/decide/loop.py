@@ -28,11 +28,17 @@ from batchlog.projections.tune.decide.records import (
     record_usage,
 )
 from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted, TuningStarted
-from batchlog.projections.tune.stage import Half, batch_finished, batch_passed, half
+from batchlog.projections.tune.stage import Half, batch_finished, batch_passed, half, reported_cases
 from batchlog.projections.tune.batch_mjs.run_names import run_name
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.decide.import_folder import ImportFolder, import_folder
-from batchlog.projections.tune.decide.refusals import check_count, require_run, require_tuning, wrong_log
+from batchlog.projections.tune.decide.refusals import (
+    check_count,
+    require_listed_after_final,
+    require_run,
+    require_tuning,
+    wrong_log,
+)
 from batchlog.projections.tune.decide.regrade import RegradeRun, check_grade, regrade_run
 from batchlog.projections.tune.batch_mjs.selection import check_cases, selection_order
 from batchlog.projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
@@ -138,16 +144,19 @@ def _decide_on_a_tuning(command: object, state: TuneState) -> list:
 
 
 def _require_not_finished(state: TuneState, command: object) -> None:
-    """Once the final check passed the tuning is closed: only the final runs' usage and changes may follow
-    (a repeat that appends nothing is still answered)."""
+    """Once the final check passed the tuning is closed to decisions: usage (a report, not a decision) may
+    still be recorded for any run, and changes for the final runs (a repeat that appends nothing is still
+    answered)."""
     finals = state.runs_of(0, FINAL)
     if half(finals) is not Half.PASSED:
         return
-    if isinstance(command, RecordUsage | RecordChange) and command.run.startswith(f"{FINAL}-"):
+    if isinstance(command, RecordUsage):
+        return
+    if isinstance(command, RecordChange) and command.run.startswith(f"{FINAL}-"):
         return
     passed = next(run for run in finals if run.verdict == "PASSED")
-    raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only the final run's usage "
-                  "and changes may still be recorded; check the record with `batchlog tune audit`",
+    raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only usage (of any run) "
+                  "and the final runs' changes may still be recorded; check the record with `batchlog tune audit`",
                   run=passed.name)
 
 
@@ -207,8 +216,8 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
                       batch=last.number)
     if last is not None:
         _require_memory_kept(state, last.number)
-    if state.runs_of(0, FINAL):
-        raise Refused("the final check has started: no batch comes after it", run=state.runs_of(0, FINAL)[-1].name)
+    # after a failed final check the batches go on, of the open difficult cases (the selection is used up)
+    require_listed_after_final(state, "build the next batch")
     plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
     ids = lambda cases: tuple(case["id"] for case in cases)  # noqa: E731
     built = BatchBuilt(
@@ -301,11 +310,13 @@ def start_final(state: TuneState) -> list:
         raise Refused(f"{len(unused)} selected case(s) are not in any batch yet (first: {unused[0]}): build the "
                       "next batch with `batchlog tune next-batch -o FILE` before the final check",
                       unused=len(unused))
+    require_listed_after_final(state, "run the final check again")
     opened = rules.open_difficult(history(state))
     if opened:
         names = " ".join(entry.id for entry in opened)
-        raise Refused(f"{len(opened)} difficult case(s) are open ({names}): fix them or let the next batches "
-                      "retry them before the final check", open=[entry.id for entry in opened])
+        raise Refused(f"{len(opened)} difficult case(s) are open ({names}): the next batches retry them until "
+                      "they are fixed or stuck (`batchlog tune next-batch -o FILE`), then the final check runs",
+                      open=[entry.id for entry in opened])
     current = state.last_batch
     if current is not None and not batch_finished(state, current.number):
         raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
@@ -319,7 +330,8 @@ def start_final(state: TuneState) -> list:
 def grade_run(state: TuneState, command: GradeRun) -> list:
     run = require_run(state, command.run)
     wrong = check_grade(run, command.verdict, command.wrong, {
-        "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice})
+        "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice},
+        reported_cases(state, run))
     graded = RunGraded(run.name, command.verdict, wrong, command.llm_calls, command.tokens, command.saved_twice,
                        command.findings, command.note)
     if not run.graded:

@@ -94,7 +94,7 @@ def _added_again(state: TuneState, entry: Difficult, added: DifficultAdded) -> D
 
 def fix_difficult(state: TuneState, command: FixDifficult) -> list:
     # the entry a fix goes to, as the fold applies it: the case's oldest one not fixed, else its latest
-    entry = next((e for e in state.difficult if e.case == command.case and e.fixed is None), None) \
+    entry = next((e for e in state.difficult_list if e.case == command.case and e.fixed is None), None) \
         or state.difficult_entry(command.case)
     if entry is None:
         raise BadInput(f"case {command.case!r} is not on the difficult list: `batchlog tune difficult` lists it",

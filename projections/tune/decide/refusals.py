@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
+
 from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.tune.stage import latest_final, to_list_after_final
 from batchlog.projections.tune.state import FINAL, Run, TuneState
 
 
@@ -50,3 +53,24 @@ def check_count(option: str, value: int | None) -> None:
 def check_text(option: str, value: str) -> None:
     if not value.strip():
         raise BadInput(f"{option} is empty: give it a value", option=option)
+
+
+def case_command(head: str, case: str, rest: str, options: str = "") -> str:
+    """`batchlog tune HEAD CASE REST OPTIONS`, safe to paste: the id quoted for the shell, and one that starts with
+    "-" put after `--`, the only place an option parser reads it as an argument."""
+    if case.startswith("-"):
+        return f"batchlog tune {head} {rest}{options} -- {shlex.quote(case)}"
+    return f"batchlog tune {head} {shlex.quote(case)} {rest}{options}"
+
+
+def require_listed_after_final(state: TuneState, to: str) -> None:
+    """Refuse to go on after a failed final check before the cases it got wrong are on the difficult list."""
+    missing = to_list_after_final(state)
+    if not missing:
+        return
+    final = latest_final(state)
+    assert final is not None
+    add = case_command("difficult add", missing[0], f"--reason wrong --run {final.name}")
+    raise Refused(f"{final.name} got {len(missing)} case(s) wrong that are not on the difficult list yet "
+                  f"({' '.join(missing)}): each goes on it before you {to}, e.g. `{add}`; batches of the open "
+                  "difficult cases then retry them", run=final.name, cases=list(missing))

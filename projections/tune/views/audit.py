@@ -13,11 +13,13 @@ from datetime import datetime
 import attrs
 
 from batchlog.engine.envelope import Event
+from batchlog.engine.own_types import REGISTRY as ENGINE_TYPES
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.errors import Refused
 from batchlog.projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
+    DifficultWithdrawn,
     MemoryKept,
     RunGraded,
     RunRegraded,
@@ -25,7 +27,7 @@ from batchlog.projections.tune.events import (
     UsageRecorded,
 )
 from batchlog.projections.tune.evolve import evolve
-from batchlog.projections.tune.stage import Half, half
+from batchlog.projections.tune.stage import Half, half, latest_final, to_list_after_final
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
 from batchlog.projections.tune.decide.regrade import RegradeRun, regrade_run
@@ -33,14 +35,17 @@ from batchlog.projections.tune.state import FINAL, TuneState
 
 CHECKS = (
     ("log_sound", "the chain and envelope of every line are sound (log verify)"),
+    ("log_whole", "no event was cut away from the log (no `log salvage`, with or without --to)"),
     ("selection_covered", "every selected case was in a batch"),
     ("halves_in_order", "every batch's halves each ended PASSED or at the run limit, in order"),
     ("graded_once", "no run was graded twice"),
-    ("corrections", "every corrected grade was corrected, with its reason, before anything was decided on it"),
-    ("difficult_settled", "every difficult case was fixed or is stuck, with each batch that held it"),
+    ("corrections", "every corrected grade was corrected, with its reason, before anything was decided on it, and "
+                    "every difficult entry it made false was withdrawn"),
+    ("difficult_settled", "every difficult case was fixed, is stuck or was withdrawn, with each batch that held it"),
     ("memory_complete", "the last good memory was only replaced by a complete one"),
-    ("final_check", "the final check ran after everything else and passed"),
-    ("nothing_after_final", "no event came after the final check (but the final runs' usage and changes)"),
+    ("final_check", "each final check ran with every case used and none open, a failed one's wrong cases went on "
+                    "the difficult list, and the last one passed (stuck cases reported)"),
+    ("nothing_after_final", "no event came after the final check (but usage and the final runs' changes)"),
     ("decisions_match_rules", "every batch built is the one the rules give from the state just before it"),
 )
 
@@ -76,6 +81,7 @@ class Timeline:
     verdicts: dict[str, int]
     llm_calls: int
     tokens: int
+    without_usage: tuple[str, ...] = ()  # the runs no `tune usage` was recorded for
 
     def lines(self) -> list[str]:
         verdicts = ", ".join(f"{count} {verdict}" for verdict, count in self.verdicts.items()) or "none graded"
@@ -88,6 +94,8 @@ class Timeline:
             f"runs      {self.runs} ({verdicts})",
             f"llm calls {self.llm_calls:,}",
             f"tokens    {self.tokens:,}",
+            f"usage     recorded for {self.runs - len(self.without_usage)} of {self.runs} run(s)"
+            + (f"; none for {', '.join(self.without_usage)}" if self.without_usage else ""),
         ]
 
 
@@ -118,6 +126,8 @@ class _Walk:
         self.final_started: list[tuple[bool, str]] = []
         self.final_passed_seq: int | None = None
         self.after_final: list[int] = []
+        self.salvages: list[str] = []
+        self.correcting: str | None = None  # the run of the regrade the events since belong to
         self.events = 0
         self.first_at: str | None = None
         self.last_at: str | None = None
@@ -131,6 +141,8 @@ def audit(events: Iterable[Event], log_report: LogReport) -> Audit:
     state = walk.state
     checks = [
         Check("log_sound", CHECKS[0][1], log_report.sound, (log_report.summary, *log_report.problems)),
+        Check("log_whole", dict(CHECKS)["log_whole"], not walk.salvages,
+              tuple(walk.salvages) or ("no log.salvaged event: the log holds every event it was given",)),
         _selection_covered(state),
         _halves_in_order(state, walk.order_faults),
         _graded_once(walk.grades),
@@ -150,7 +162,13 @@ def _step(walk: _Walk, event: Event) -> None:
     walk.first_at = walk.first_at or event.at
     walk.last_at = event.at
     fact = event.data
-    if walk.final_passed_seq is not None and not _closing_record(before, fact):
+    if event.type in ENGINE_TYPES.by_name:  # the engine's own event, log.salvaged: what the log lost, no step
+        walk.salvages.append(_salvaged(event))
+        return
+    # a withdrawal belongs to the correction it follows (one command): one that closed the tuning brings it along
+    withdrawn_by_it = isinstance(fact, DifficultWithdrawn) and walk.correcting == fact.run
+    walk.correcting = fact.run if isinstance(fact, RunRegraded) else walk.correcting if withdrawn_by_it else None
+    if walk.final_passed_seq is not None and not (_closing_record(before, fact) or withdrawn_by_it):
         walk.after_final.append(event.seq)
     if before.settings is not None:
         match fact:
@@ -163,6 +181,8 @@ def _step(walk: _Walk, event: Event) -> None:
                 walk.grades.setdefault(fact.run, []).append(event.seq)
             case RunRegraded():
                 walk.corrections.append(_correction(before, fact, event.seq))
+            case DifficultWithdrawn():
+                walk.corrections.append(_withdrawal(before, fact, event.seq))
             case MemoryKept():
                 walk.memory.append(_memory(before, fact, event.seq))
     walk.state = evolve(before, event)
@@ -171,11 +191,26 @@ def _step(walk: _Walk, event: Event) -> None:
 
 
 def _closing_record(state: TuneState, fact: object) -> bool:
-    """The usage or changes of a final run: what may still be recorded once the tuning is done."""
-    if not isinstance(fact, UsageRecorded | ChangeRecorded):
+    """What may still be recorded once the tuning is done: usage of any run (a report, not a decision), and the
+    final runs' changes."""
+    if isinstance(fact, UsageRecorded):
+        return True
+    if not isinstance(fact, ChangeRecorded):
         return False
     run = state.run_named(fact.run)
     return run is not None and run.kind == FINAL
+
+
+def _salvaged(event: Event) -> str:
+    """What a `log.salvaged` event says was dropped: the seq range, the event types when it recorded them."""
+    data = event.data
+    kept, dropped = data["kept_through_seq"], data["dropped_lines"]
+    lines = f"seq {kept + 1}" if dropped == 1 else f"seq {kept + 1}-{kept + dropped}"
+    types = data.get("dropped_types")
+    what = ("event types not recorded (a salvage by batchlog before the types were kept)" if types is None
+            else ", ".join(f"{count} {name}" for name, count in types.items()) or "no complete line")
+    return (f"seq {event.seq}: {data['reason']}: dropped {dropped} line(s), {lines} of the original ({what}); "
+            f"the original is kept as {data['damaged_copy']}")
 
 
 def _correction(before: TuneState, fact: RunRegraded, seq: int) -> tuple[bool, str]:
@@ -187,6 +222,15 @@ def _correction(before: TuneState, fact: RunRegraded, seq: int) -> tuple[bool, s
                                        fact.tokens, fact.saved_twice))
     except Refused as refusal:
         return False, f"{said} (not allowed then: {refusal})"
+    return True, said
+
+
+def _withdrawal(before: TuneState, fact: DifficultWithdrawn, seq: int) -> tuple[bool, str]:
+    """A difficult entry withdrawn: right when its run's grade, as corrected, no longer has the case wrong."""
+    said = f"seq {seq}: the difficult entry of {fact.case} added in {fact.run} withdrawn: {fact.reason}"
+    run = before.run_named(fact.run)
+    if run is None or fact.case in run.wrong or not any(c.run == fact.run for c in before.corrections):
+        return False, f"{said} (but {fact.run}'s grade, as corrected, does not say it was not wrong there)"
     return True, said
 
 
@@ -221,8 +265,13 @@ def _check_batch_order(walk: _Walk, before: TuneState, fact: BatchBuilt, seq: in
         if mem is Half.PASSED and not imported and not any(kept.batch == last.number for kept in before.memories):
             walk.memory.append((False, f"seq {seq}: batch {fact.number} was built before batch {last.number}'s "
                                        "memory was kept"))
-    if before.runs_of(0, FINAL):
-        walk.order_faults.append(f"seq {seq}: batch {fact.number} was built after the final check started")
+    final = latest_final(before)
+    if final is not None and (not final.graded or final.verdict == "PASSED"):
+        walk.order_faults.append(f"seq {seq}: batch {fact.number} was built after {final.name} started, which "
+                                 f"had {'not failed' if final.graded else 'no grade'}")
+    elif to_list_after_final(before):
+        walk.order_faults.append(f"seq {seq}: batch {fact.number} was built before the case(s) {final.name} got "
+                                 f"wrong went on the difficult list ({' '.join(to_list_after_final(before))})")
 
 
 def _check_run_order(walk: _Walk, before: TuneState, fact: RunStarted, seq: int) -> None:
@@ -252,9 +301,12 @@ def _final_ready(before: TuneState, fact: RunStarted, seq: int) -> tuple[bool, s
     unfinished = [batch.number for batch in before.batches
                   if not (_halves(before, batch.number)[1] is Half.PASSED
                           or Half.GIVEN_UP in _halves(before, batch.number))]
-    if unused or opened or unfinished:
+    unlisted = to_list_after_final(before)
+    if unused or opened or unfinished or unlisted:
         return False, (f"seq {seq}: {fact.run} started with {len(unused)} unused case(s), {len(opened)} open "
-                       f"difficult case(s) and unfinished batch(es) {unfinished or 'none'}")
+                       f"difficult case(s), unfinished batch(es) {unfinished or 'none'}"
+                       + (f" and the case(s) the last final check got wrong not listed ({' '.join(unlisted)})"
+                          if unlisted else ""))
     return True, f"seq {seq}: {fact.run} started after every batch, with every case used and none open"
 
 
@@ -264,7 +316,7 @@ def _memory(before: TuneState, fact: MemoryKept, seq: int) -> tuple[bool, str]:
     if not passed:
         return False, f"seq {seq}: batch {fact.batch}'s memory was kept before its with-memory half passed"
     return True, (f"seq {seq}: batch {fact.batch}'s memory ({fact.nodes} nodes) kept after {passed[0].name} "
-                  f"passed at seq {passed[0].graded_seq}")
+                  f"passed at seq {passed[0].verdict_seq}")
 
 
 def _halves(state: TuneState, number: int) -> tuple[Half, Half]:
@@ -320,10 +372,11 @@ def _halves_in_order(state: TuneState, faults: list[str]) -> Check:
 
 
 def _end_seq(runs) -> int | None:
+    """The seq of the event that gave the half its end: the verdict of its passing run, else of its last run."""
     for run in runs:
         if run.verdict == "PASSED":
-            return run.graded_seq
-    return runs[-1].graded_seq if runs else None
+            return run.verdict_seq
+    return runs[-1].verdict_seq if runs else None
 
 
 def _graded_once(grades: dict[str, list[int]]) -> Check:
@@ -344,7 +397,9 @@ def _difficult_settled(state: TuneState) -> Check:
     for entry in state.difficult:
         held = [f"batch {batch.number} (seq {batch.built_seq})" for batch in state.batches
                 if entry.case in batch.cases]
-        if entry.fixed:
+        if entry.withdrawn is not None:
+            status = f"withdrawn at seq {entry.withdrawn_seq}: {entry.withdrawn}"
+        elif entry.fixed:
             status = f"fixed in {entry.fixed} at seq {entry.fixed_seq}"
         elif (entry.case, entry.added) in stuck:
             status = "stuck"
@@ -362,11 +417,16 @@ def _final_check(state: TuneState, walk: _Walk) -> Check:
     finals = state.runs_of(0, FINAL)
     if not finals:
         return Check("final_check", promise, False, ("the final check never ran",))
-    evidence = [text for _, text in walk.final_started]
     ok = all(good for good, _ in walk.final_started)
+    verdicts = [(failed.verdict_seq or failed.started_seq, f"seq {failed.verdict_seq}: {failed.name} "
+                 f"{failed.verdict or 'not graded'}" + (f", wrong: {' '.join(failed.wrong)}" if failed.wrong else ""))
+                for failed in finals[:-1]]
+    starts = [(run.started_seq, text) for run, (_, text) in zip(finals, walk.final_started)]
+    evidence = [text for _, text in sorted(starts + verdicts)]  # each start, then its verdict
     last = finals[-1]
     if last.verdict == "PASSED" and set(last.cases) >= set(state.selection):
-        evidence.append(f"seq {last.graded_seq}: {last.name} PASSED on all {len(last.cases)} cases")
+        reported = f", reporting the stuck case(s) it got wrong: {' '.join(last.wrong)}" if last.wrong else ""
+        evidence.append(f"seq {last.verdict_seq}: {last.name} PASSED on all {len(last.cases)} cases{reported}")
     else:
         ok = False
         evidence.append(f"{last.name}: {last.verdict or 'not graded'}"
@@ -398,6 +458,7 @@ def _timeline(walk: _Walk) -> Timeline:
         events=walk.events, batches=len(state.batches), runs=len(state.runs), verdicts=verdicts,
         llm_calls=sum(run_calls(run) or 0 for run in state.runs),
         tokens=sum(run_tokens(run) or 0 for run in state.runs),
+        without_usage=tuple(run.name for run in state.runs if not run.usage),
     )
 
 

@@ -124,7 +124,9 @@ def log(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") -> s
 def _entry(state: TuneState, run: Run, files: frozenset[str], base: str) -> str:
     lines = [f"### {run.name} - {run.verdict}", ""]
     lines.append(f"- {_what_ran(state, run)}")
-    if run.wrong:
+    if run.wrong and run.kind == "final" and run.verdict != "WRONG":
+        lines.append(f"- Wrong, stuck (reported, not failed on): {codes(run.wrong)}.")
+    elif run.wrong:
         lines.append(f"- Wrong: {codes(run.wrong)}.")
     figures = _figures(state, run)
     if figures:
@@ -150,6 +152,10 @@ def _entry(state: TuneState, run: Run, files: frozenset[str], base: str) -> str:
     for correction in (c for c in state.corrections if c.run == run.name):
         lines.append(f"- Regraded from {correction.was} to {correction.verdict} at seq {correction.seq}, "
                      f"{correction.at}: {plain(correction.reason)}")
+    for entry in state.difficult:
+        if entry.added == run.name and entry.withdrawn is not None:
+            lines.append(f"- Withdrew the difficult entry of {code(entry.case)} added in it, at seq "
+                         f"{entry.withdrawn_seq}: {plain(entry.withdrawn)}")
     return "\n".join(lines)
 
 

@@ -24,11 +24,12 @@ MARKER = re.compile(r"^[ \t]*<!-- batchlog:(begin|end) ([A-Za-z0-9_-]+) -->[ \t\
 
 
 def sections(state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
-             base: str = "") -> dict[str, str]:
+             base: str = "", newer: str | None = None) -> dict[str, str]:
     """Every section's markdown, by name. `folder` is the tuning's folder as commands name it (for `next`,
     run from the folder that holds it); `files` the files under it that links may point at (see
     readme_batches); `base` the way from the README's folder to the tuning's ("" beside it, else ending in
-    `/`), so that every path in the README is relative to the README and reads the same on every clone."""
+    `/`), so that every path in the README is relative to the README and reads the same on every clone; `newer`
+    what the log holds that is newer than this batchlog (then `next` says to upgrade it)."""
     return {
         "where": where(state),
         "plan": plan(state, base),
@@ -38,7 +39,7 @@ def sections(state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset
         "difficult": difficult(state),
         "log": log(state, files, base),
         "results": results(state, base),
-        "next": next_section(state, folder),
+        "next": next_section(state, folder, newer),
     }
 
 
@@ -177,6 +178,6 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
 
 
 def readme(text: str, state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
-           title: str = "the tuning", base: str = "") -> str:
+           title: str = "the tuning", base: str = "", newer: str | None = None) -> str:
     """The README `text` brought up to date with the log's `state` (the arguments: see `sections`)."""
-    return splice(text, sections(state, folder=folder, files=files, base=base), title)
+    return splice(text, sections(state, folder=folder, files=files, base=base, newer=newer), title)

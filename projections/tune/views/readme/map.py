@@ -1,17 +1,26 @@
 """The README's `map`: the template's mermaid flowchart, drawn from the state, and its "Left:" line. Pure.
 
 Nodes: DS (dataset), SEL (selection), DIF (difficult list), MEM (last good memory); per built batch a
-subgraph Bn with its halves AnN (no memory) and AnM (with memory); the batches the growth rule predicts
-as Pn in a subgraph AHEAD; FINAL and DONE. Every node is in exactly one class (done, now, failed, ahead)
+subgraph Bn with its halves AnN (no memory) and AnM (with memory); a final check that failed and was
+followed by batches as Fk (k: its first run's number), in the line where it ran; the batches the growth rule
+predicts as Pn in a subgraph AHEAD; FINAL (the final check since the last batch) and DONE. Every node is in exactly one class (done, now, failed, ahead)
 and exactly one is `now`. Labels are quoted and escaped, so any id or figure is safe.
 """
 
 from __future__ import annotations
 
 from batchlog.projections.tune.batch_mjs import rules
-from batchlog.projections.tune.stage import Half, batch_given_up, batch_halves, current_half
+from batchlog.projections.tune.stage import Half, batch_given_up, batch_halves, current_half, to_list_after_final
 from batchlog.projections.tune.batch_mjs.inputs import history
-from batchlog.projections.tune.views.readme.facts import Ahead, ahead, kept_batches, percent, plural, token_change
+from batchlog.projections.tune.views.readme.facts import (
+    Ahead,
+    ahead,
+    kept_batches,
+    percent,
+    plain,
+    plural,
+    token_change,
+)
 from batchlog.projections.tune.state import FINAL, Batch, Run, TuneState
 
 NL = "\n"
@@ -57,13 +66,17 @@ def flowchart(state: TuneState) -> list[str]:
     lines += _store_nodes(state, past, classes)
     for batch in state.batches:
         lines += _batch_subgraph(state, batch, classes)
+    earlier = _earlier_finals(state, now)
+    for runs in earlier.values():
+        lines.append(f"    {_final_node(runs)}[{label(_final_words(runs))}]")
+        classes[_final_node(runs)] = "failed"
     planned = ahead(state)
     if planned:
         lines += _ahead_subgraph(planned, classes)
-    lines += _flow_edges(state, planned)
-    lines += _side_edges(state, now)
+    lines += _flow_edges(state, planned, earlier)
+    lines += _side_edges(state, now, earlier)
     final_text = f"final check\nall {len(state.selection)} at once"
-    finals = state.runs_of(0, FINAL)
+    finals = tuple(run for run in state.runs_of(0, FINAL) if all(run not in runs for runs in earlier.values()))
     if finals:
         final_text += "\n" + _half_words(finals)
     lines.append(f"    FINAL[{label(final_text)}] --> DONE([{label('done')}])")
@@ -113,6 +126,27 @@ def _batch_subgraph(state: TuneState, batch: Batch, classes: dict[str, str]) -> 
     ]
 
 
+def _earlier_finals(state: TuneState, now) -> dict[int, tuple[Run, ...]]:
+    """The final check's runs that batches followed, or are to follow now (it failed, and the loop goes on),
+    grouped by how many batches were built before them: the place in the line where each group ran."""
+    last_built = state.last_batch.built_seq if state.last_batch is not None else 0
+    groups: dict[int, tuple[Run, ...]] = {}
+    for run in state.runs_of(0, FINAL):
+        if run.started_seq < last_built or now.kind == "build":
+            before = sum(1 for batch in state.batches if batch.built_seq < run.started_seq)
+            groups[before] = (*groups.get(before, ()), run)
+    return groups
+
+
+def _final_node(runs: tuple[Run, ...]) -> str:
+    return f"F{runs[0].number}"
+
+
+def _final_words(runs: tuple[Run, ...]) -> str:
+    names = ", ".join(run.name for run in runs)
+    return f"final check\n{names}\n✘ last {runs[-1].verdict}"
+
+
 def _half_words(runs: tuple[Run, ...]) -> str:
     last = runs[-1]
     if any(run.verdict == "PASSED" for run in runs):
@@ -142,11 +176,17 @@ def _ahead_subgraph(planned: list[Ahead], classes: dict[str, str]) -> list[str]:
     ]
 
 
-def _flow_edges(state: TuneState, planned: list[Ahead]) -> list[str]:
-    """The main line: selection, each batch's halves in turn, the batches ahead, the final check."""
+def _flow_edges(state: TuneState, planned: list[Ahead], earlier: dict[int, tuple[Run, ...]]) -> list[str]:
+    """The main line: selection, each batch's halves in turn (with a failed final check where it ran), the
+    batches ahead, the final check."""
     # a batch given up without memory never ran its with-memory half: the line goes on from the half that ran
-    chain = [(f"A{batch.number}N", f"A{batch.number}{'N' if _never_ran_mem(state, batch.number) else 'M'}")
-             for batch in state.batches]
+    chain = []
+    for batch in state.batches:
+        if batch.number - 1 in earlier:
+            chain.append((_final_node(earlier[batch.number - 1]),) * 2)
+        chain.append((f"A{batch.number}N", f"A{batch.number}{'N' if _never_ran_mem(state, batch.number) else 'M'}"))
+    if len(state.batches) in earlier:  # a failed final check after the last batch, batches of it ahead
+        chain.append((_final_node(earlier[len(state.batches)]),) * 2)
     lines = [""]
     previous = "SEL"
     for start, end in chain:
@@ -163,17 +203,21 @@ def _never_ran_mem(state: TuneState, number: int) -> bool:
     return batch_given_up(state, number) and not state.runs_of(number, "mem")
 
 
-def _side_edges(state: TuneState, now) -> list[str]:
+def _side_edges(state: TuneState, now, earlier: dict[int, tuple[Run, ...]]) -> list[str]:
     """Dotted edges: memories kept, cases sent to the difficult list, what feeds the current batch."""
     lines = []
     for index, kept in enumerate(state.memories):
         edge = '-.->|"kept"|' if index == 0 else "-.->"
         lines.append(f"    A{kept.batch}M {edge} MEM")
-    for entry in state.difficult:
+    final_nodes = {run.name: _final_node(runs) for runs in earlier.values() for run in runs}
+    for entry in state.difficult_list:
         run = state.run_named(entry.added)
-        if run is None or run.kind == FINAL:
+        if run is None:
             continue
-        node = f"A{run.batch}{'N' if run.kind == 'nomem' else 'M'}"
+        if run.kind == FINAL:
+            node = final_nodes.get(run.name, "FINAL")
+        else:
+            node = f"A{run.batch}{'N' if run.kind == 'nomem' else 'M'}"
         lines.append(f"    {node} -.->|{label(entry.case)}| DIF")
     if now.kind == "half" and now.half == "nomem" and rules.open_difficult(history(state)):
         lines.append(f"    DIF -.->|{label('first recheck of every later batch')}| A{now.batch}N")
@@ -225,4 +269,8 @@ def left_line(state: TuneState) -> str:
         parts.append("no unused case")
     parts.append(f"{plural(opened, 'difficult case')} open" if opened else "no difficult case open")
     tail = "" if unused or opened else "; the final check is next"
-    return f"**Left:** {', '.join(parts)}{tail}."
+    missing = to_list_after_final(state)
+    if missing:
+        tail = (f"; {', '.join(missing)}, wrong in the last final check, {'go' if len(missing) > 1 else 'goes'} on "
+                "the difficult list first")
+    return f"**Left:** {', '.join(parts)}{plain(tail)}."

@@ -12,6 +12,7 @@ from batchlog.projections.tune.stage import batch_passed
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.readme.facts import (
     code,
+    codes,
     kept_batches,
     numbers_text,
     passing_run,
@@ -44,17 +45,24 @@ def results(state: TuneState, base: str = "") -> str:
         f"- **Instructions changed:** {_changed_files(state)}.",
         f"- **Memory:** {memory}.",
         f"- **Difficult cases:** {len(rules.open_difficult(past))} open, {len(rules.fixed_difficult(past))} "
-        f"fixed, {len(rules.stuck_difficult(past))} stuck.",
+        f"fixed, {len(rules.stuck_difficult(past))} stuck{_withdrawn(state)}.",
         f"- **Tokens:** {_tokens_line(state, base)}",
     ]
     return "\n".join(lines + charts(state))
+
+
+def _withdrawn(state: TuneState) -> str:
+    count = sum(1 for entry in state.difficult if entry.withdrawn is not None)
+    return f", {count} withdrawn (a regrade said the case was not wrong in its run)" if count else ""
 
 
 def _cases_line(state: TuneState, passed: list) -> str:
     finals = state.runs_of(0, FINAL)
     selected = len(state.selection)
     if finals and finals[-1].verdict == "PASSED":
-        return f"{selected} of {selected} (the final check passed)"
+        stuck = finals[-1].wrong
+        reported = f"; stuck, reported: {codes(stuck)}" if stuck else ""
+        return f"{selected - len(stuck)} of {selected} (the final check passed{reported})"
     chosen = set(state.selection)
     passing = {case for batch in passed for case in batch.cases if case in chosen}
     where = f" (batches {numbers_text([b.number for b in passed])})" if passed else ""

@@ -7,7 +7,15 @@ from __future__ import annotations
 import posixpath
 
 from batchlog.projections.tune.batch_mjs import rules
-from batchlog.projections.tune.stage import Half, batch_halves, batch_passed, current_half
+from batchlog.projections.tune.stage import (
+    Half,
+    batch_halves,
+    batch_passed,
+    current_half,
+    latest_final,
+    to_list_after_final,
+)
+from batchlog.projections.tune.batch_mjs.run_names import run_name
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.readme.facts import (
     HALF_WORDS,
@@ -19,7 +27,7 @@ from batchlog.projections.tune.views.readme.facts import (
     plain,
     plural,
 )
-from batchlog.projections.tune.state import TuneState
+from batchlog.projections.tune.state import FINAL, TuneState
 from batchlog.projections.tune.views.status import DEFAULT_FOLDER, next_step
 
 NOT_STARTED = "No tuning has been started in this folder yet."
@@ -35,23 +43,46 @@ def where(state: TuneState) -> str:
 def _position(state: TuneState) -> str:
     now = current_half(state)
     if now.kind == "done":
-        finals = state.runs_of(0, "final")
-        return f"Done: the final check passed ({finals[-1].name})."
+        passed = next(run for run in state.runs_of(0, FINAL) if run.verdict == "PASSED")
+        reported = f" Stuck, reported: {', '.join(passed.wrong)}." if passed.wrong else ""
+        return f"Done: the final check passed ({passed.name}).{plain(reported)}"
     if now.kind == "final":
-        return "Final check · " + _waiting(state.runs_of(0, "final"), "the final check")
+        return "Final check · " + _final_waiting(state)
     if now.kind == "build":
         past = history(state)
         size = rules.next_size(past)
-        return f"Batch {now.batch} · not built yet - next size {size.size} ({plain(size.why)})."
+        final = latest_final(state)
+        after = (f" After {final.name} ({final.verdict}), batches of the open difficult cases come before the final "
+                 "check again." if final is not None else "")
+        return f"Batch {now.batch} · not built yet - next size {size.size} ({plain(size.why)}).{after}"
     batch = state.batch_numbered(now.batch)
     head = f"Batch {batch.number} ({batch_kind_words(batch)})"
     if now.kind == "keep":
         return f"{head} · passed both halves - waiting for its memory to be kept."
     runs = state.runs_of(batch.number, now.half)
-    return f"{head} · {HALF_WORDS[now.half]} · {_waiting(runs, 'this half')}"
+    return f"{head} · {HALF_WORDS[now.half]} · {_waiting(runs)}"
 
 
-def _waiting(runs, what: str) -> str:
+def _final_waiting(state: TuneState) -> str:
+    """What the final check waits for: its grade, its wrong cases on the difficult list, or its next run."""
+    final = latest_final(state)
+    upcoming = run_name(0, FINAL, len(state.runs_of(0, FINAL)) + 1)
+    if final is None:
+        return f"not started - waiting for {upcoming}."
+    if not final.graded:
+        return f"{final.name} - waiting to be graded."
+    missing = to_list_after_final(state)
+    if missing:
+        return (f"{final.name} was {final.verdict} - {plain(', '.join(missing))} "
+                f"{'go' if len(missing) > 1 else 'goes'} on the difficult list next, then batches of the open "
+                "difficult cases.")
+    if final.verdict == "VOID":
+        return f"{final.name} was VOID - waiting for {upcoming}."
+    return f"{final.name} was {final.verdict} - waiting for a fix and {upcoming}."
+
+
+def _waiting(runs) -> str:
+    """What a half of a batch waits for."""
     if not runs:
         return "not started - waiting for its first run."
     last = runs[-1]
@@ -60,7 +91,7 @@ def _waiting(runs, what: str) -> str:
     if last.verdict == "VOID":
         return f"run {last.number} was VOID - waiting for run {last.number + 1}."
     if len([run for run in runs if run.counts]) >= 4 and last.verdict != "PASSED":
-        return f"run {last.number} was {last.verdict} - {what} used its runs."
+        return f"run {last.number} was {last.verdict} - this half used its runs."
     return f"run {last.number} was {last.verdict} - waiting for a fix and run {last.number + 1}."
 
 
@@ -210,18 +241,22 @@ def difficult(state: TuneState) -> str:
     status = {(entry.id, entry.added): "open" for entry in rules.open_difficult(past)}
     status.update({(entry.id, entry.added): "fixed" for entry in rules.fixed_difficult(past)})
     status.update({(entry.id, entry.added): "stuck" for entry in rules.stuck_difficult(past)})
-    order = {"open": 0, "stuck": 1, "fixed": 2}
-    entries = sorted(state.difficult, key=lambda entry: order[status[entry.case, entry.added]])
+
+    def status_of(entry) -> str:
+        return "withdrawn" if entry.withdrawn is not None else status[entry.case, entry.added]
+
+    order = {"open": 0, "stuck": 1, "fixed": 2, "withdrawn": 3}
+    entries = sorted(state.difficult, key=lambda entry: order[status_of(entry)])
     lines = []
     if entries:
         lines += ["| case | why | status | retries | what goes wrong, and what was tried |",
                   "| --- | --- | --- | ---: | --- |"]
         for entry in entries:
-            retries = rules.retries(past, rules.DifficultEntry(entry.case, entry.reasons, entry.added,
-                                                               entry.fixed))
+            retries = "-" if entry.withdrawn is not None else rules.retries(
+                past, rules.DifficultEntry(entry.case, entry.reasons, entry.added, entry.fixed))
             story = _story(entry)
             lines.append(f"| {code(entry.case)} | {plain(', '.join(entry.reasons))} | "
-                         f"{status[entry.case, entry.added]} | {retries} | {plain('; '.join(story))} |")
+                         f"{status_of(entry)} | {retries} | {plain('; '.join(story))} |")
     else:
         lines.append("No case is on the difficult list.")
     lines += ["", memory_line(state)]
@@ -239,7 +274,8 @@ def _story(entry) -> list[str]:
         fixed = f"fixed in {entry.fixed}"
         if notes and notes[-1].run == entry.fixed:
             fixed += f": {notes.pop().text}"
-    return [added, *(f"{note.run}: {note.text}" for note in notes), *([fixed] if fixed else [])]
+    withdrawn = [f"withdrawn at seq {entry.withdrawn_seq}: {entry.withdrawn}"] if entry.withdrawn is not None else []
+    return [added, *(f"{note.run}: {note.text}" for note in notes), *([fixed] if fixed else []), *withdrawn]
 
 
 def memory_line(state: TuneState) -> str:
@@ -249,11 +285,13 @@ def memory_line(state: TuneState) -> str:
     return f"Last good memory: {plural(kept.nodes, 'node')}, from {kept_batches(state)} (kept at seq {kept.seq})."
 
 
-def next_section(state: TuneState, folder: str = DEFAULT_FOLDER) -> str:
-    """What `batchlog tune next` says, in words, then the command."""
+def next_section(state: TuneState, folder: str = DEFAULT_FOLDER, newer: str | None = None) -> str:
+    """What `batchlog tune next` says, in words, then the command (the optional records are `tune next`'s)."""
     if state.foreign:
         return "This log is not a tuning's."
-    step = next_step(state, folder)
+    step = next_step(state, folder, newer)
+    if not step.command:
+        return plain(step.words)
     where = " ".join(f"Replace `{word}` with {_meaning(word)}." for word in step.placeholders)
     return f"{plain(step.words)}\n\n```sh\n{step.command}\n```" + (f"\n\n{where}" if where else "")
 
