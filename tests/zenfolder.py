@@ -111,7 +111,7 @@ class ZenFolder:
             run = finetune / "runs" / name
             run.mkdir(parents=True, exist_ok=True)
             match = RUN_NAME.fullmatch(name)
-            if match and int(match[1]) in history.batches and run / "cases.json" not in files:
+            if match and match[1] is not None and int(match[1]) in history.batches and run / "cases.json" not in files:
                 files[run / "cases.json"] = files[finetune / "runs" / f"batch{match[1]}-nomem-run1" / "cases.json"]
             if verdict:
                 files[run / "findings.md"] = f"# Findings\n\n## {verdict}\n\nwritten by tests/zenfolder.py\n"

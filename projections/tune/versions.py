@@ -12,6 +12,7 @@ VERSIONS = {
     "tune.run_regraded": 1,
     "tune.difficult_added": 1,
     "tune.difficult_fixed": 1,
+    "tune.difficult_withdrawn": 1,
     "tune.change_recorded": 1,
     "tune.memory_kept": 1,
     "tune.usage_recorded": 1,
