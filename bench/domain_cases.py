@@ -24,6 +24,7 @@ from bench.workloads import (
 )
 from batchlog.engine import EventLog, open_log
 from batchlog.engine.snapshots.file import Snapshots
+from batchlog.engine.snapshots.key import key_id
 
 # The seeds: $BATCHLOG_SEEDS, else ../shared/seeds/extracted beside the checkout (as the tests find them).
 SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
@@ -57,7 +58,7 @@ def tune_rows(folder: Path, events: int, rounds: int) -> list[Row]:
                       floor=floor_ratio(path, lambda: bare_loads(path), rounds))]
 
     state = EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune).state  # a snapshot at the end
-    snapshot_dir = path.with_name(path.name + ".snap")
+    snapshot_dir = Snapshots.key_folder(path, key_id())
     kept = {p.name: p.read_bytes() for p in snapshot_dir.iterdir()}
     new = new_events(events)
     write_log(path, registry, usage_events(state.runs[-1].name, new, start=10**6), after=end)
@@ -73,29 +74,29 @@ def tune_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     timing = side_by_side(lambda: status_and_next(open_log(path, registry)),
                           lambda: status_and_next(EventLog(path, registry)), rounds, prepare=restore_snapshot)
     # The least a view from a snapshot of a changed log must do: read the bytes before the snapshot's line and
-    # check their CRC-32 (engine/snapshots/file.py: an edit there would change a full replay's answer).
-    floor = side_by_side(lambda: crc_of(path, end.offset), lambda: status_and_next(EventLog(path, registry)),
+    # check their SHA-256 (engine/snapshots/file.py: an edit there would change a full replay's answer).
+    floor = side_by_side(lambda: digest_of(path, end.offset), lambda: status_and_next(EventLog(path, registry)),
                          rounds).ratio
     rows.append(Row.timed(f"tune status + next from a snapshot, {new:,} new events (0.1%) on {events:,} "
                           "(vs full replay)", timing, 0.05, floor=floor))
     return rows
 
 
-def crc_of(path: Path, stop: int) -> int:
-    """The CRC-32 of the first `stop` bytes of `path`, read in the snapshot check's chunks."""
-    import zlib
+def digest_of(path: Path, stop: int) -> str:
+    """The SHA-256 of the first `stop` bytes of `path`, read in the snapshot check's chunks."""
+    from hashlib import sha256
 
     from batchlog.engine.snapshots.file import CHUNK_BYTES
 
-    crc = 0
+    digest = sha256()
     with open(path, "rb", buffering=0) as fh:
         while stop > 0:
             chunk = fh.read(min(CHUNK_BYTES, stop))
             if not chunk:
                 break
-            crc = zlib.crc32(chunk, crc)
+            digest.update(chunk)
             stop -= len(chunk)
-    return crc
+    return digest.hexdigest()
 
 
 def tuning_log(folder: Path) -> Path:

@@ -125,7 +125,7 @@ def append_rows(folder: Path, appends: int, rounds: int) -> list[Row]:
     def fresh() -> None:
         for path in (log_path, bare_path):
             path.unlink(missing_ok=True)
-        for snapshot in log_path.parent.glob(log_path.name + ".snap/*"):
+        for snapshot in log_path.parent.glob(log_path.name + ".snap/*/*"):  # each key's folder
             snapshot.unlink()
 
     def fresh_commands() -> None:

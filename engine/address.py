@@ -128,8 +128,9 @@ def log_address(store: str | None, log_name: str | None, folder: str | os.PathLi
                      store=store)
 
 
-def recorder_for(address: str | os.PathLike | Address) -> Recorder:
-    """The recorder that keeps the log at `address` (the PostgreSQL driver is imported only for a server)."""
+def recorder_for(address: str | os.PathLike | Address, *, on_wait: Any = None) -> Recorder:
+    """The recorder that keeps the log at `address` (the PostgreSQL driver is imported only for a server);
+    `on_wait`: where its reads say they wait for a lock (only a server's reads ever wait)."""
     parsed = address if isinstance(address, Address) else parse_address(address)
     if parsed.store == "memory":
         from batchlog.engine.recorders.memory import MemoryRecorder
@@ -138,7 +139,7 @@ def recorder_for(address: str | os.PathLike | Address) -> Recorder:
     if parsed.store == "postgresql":
         from batchlog.engine.recorders.postgresql import PostgresRecorder
 
-        return PostgresRecorder(parsed.dsn, parsed.name, parsed.shown)
+        return PostgresRecorder(parsed.dsn, parsed.name, parsed.shown, on_wait)
     from batchlog.engine.recorders.file import FileRecorder
 
     return FileRecorder(parsed.path)
@@ -150,7 +151,7 @@ def open_log(address: str | os.PathLike, registry: Any, *, on_wait: Any = None, 
     from batchlog.engine.log import EventLog
     from batchlog.engine.recorders.protocols import KeepsSnapshots
 
-    recorder = recorder_for(address)
+    recorder = recorder_for(address, on_wait=on_wait)
     said: set[str] = set()
 
     def note_once(text: str) -> None:

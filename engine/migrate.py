@@ -42,8 +42,8 @@ class Migrated:
 
 def migrate(source: str, destination: str, registry: Registry, *, on_wait: OnWait = None) -> Migrated:
     """Copy the log at `source` to the empty `destination`; MigrateRefused when either will not do."""
-    src = EventLog(recorder_for(source), registry)
-    dst = EventLog(recorder_for(destination), registry)
+    src = EventLog(recorder_for(source, on_wait=on_wait), registry)
+    dst = EventLog(recorder_for(destination, on_wait=on_wait), registry)
     if not src.exists():
         raise NotALog(f"no log at {src.address}: check the address", path=src.address)
     report = verify(src, registry)

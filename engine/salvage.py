@@ -66,7 +66,7 @@ def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = 
             on_wait: OnWait = None) -> Salvaged:
     """Cut the log at `address` (any log address) back to the events before its first damaged line (or through
     seq `to`)."""
-    recorder = recorder_for(address)
+    recorder = recorder_for(address, on_wait=on_wait)
     shown = recorder.address
     _refuse_missing(recorder)
     with recorder.locked(on_wait) as locked:

@@ -10,6 +10,7 @@ from batchlog.engine.address import parse_address, recorder_for
 from batchlog.engine.chain import line_hash
 from batchlog.engine.scan import Position
 from batchlog.engine.snapshots.file import Snapshots
+from batchlog.engine.snapshots.key import key_id
 
 STORES = ("file", "memory", "postgresql")
 
@@ -64,24 +65,25 @@ class Store:
                       (line_hash(line), len(line) + 1, name, name, line.decode(), name))
 
     def replace_snapshot(self, projection: str, body: bytes) -> None:
-        """The snapshot of `projection` becomes `body`, behind batchlog's back."""
+        """The user's snapshot of `projection` becomes `body`, behind batchlog's back."""
         if self.kind == "file":
             self._snapshot_file(projection).write_bytes(body)
         elif self.kind == "memory":
-            recorder_for(self.address).kept.snapshots[projection] = body
+            recorder_for(self.address).kept.snapshots[(projection, key_id())] = body
         else:
-            self._sql("UPDATE batchlog.snapshots SET body = %s WHERE log = %s AND projection = %s",
-                      (body, parse_address(self.address).name, projection))
+            self._sql("UPDATE batchlog.snapshots SET body = %s WHERE log = %s AND projection = %s AND key_id = %s",
+                      (body, parse_address(self.address).name, projection, key_id()))
 
     def snapshot(self, projection: str) -> bytes | None:
-        """The snapshot of `projection` as the store keeps it (its tag line, then its document)."""
+        """The user's snapshot of `projection` as the store keeps it (its tag line, then its document)."""
         if self.kind == "file":
             path = self._snapshot_file(projection)
             return path.read_bytes() if path.exists() else None
-        return recorder_for(self.address).load_snapshot(projection)
+        return recorder_for(self.address).load_snapshot(projection, key_id())
 
     def _snapshot_file(self, projection: str) -> Path:
-        return Snapshots.folder(Path(self.address)) / f"{projection}.json"  # the sample domain's names are plain
+        # the sample domain's names are plain
+        return Snapshots.key_folder(Path(self.address), key_id()) / f"{projection}.json"
 
     def _sql(self, statement: str, params: tuple) -> None:
         recorder = recorder_for(self.address)

@@ -445,7 +445,7 @@ def test_importing_a_projection_or_using_a_file_log_loads_no_database_driver(tmp
 
 
 class TestPostgres:
-    """What only the PostgreSQL store has: its session settings, its tables, the count of rewrites."""
+    """What only the PostgreSQL store has: its session settings, its tables, its head row."""
 
     def test_a_session_bounds_idle_transactions_and_never_turns_synchronous_commit_off(self, postgres_url, log_name):
         recorder = recorder_for(f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}")
@@ -467,16 +467,6 @@ class TestPostgres:
                              "AND i.indisprimary")[0]
 
         assert columns["line"] == "text" and key == "log,seq"
-
-    def test_a_line_changed_with_sql_is_counted_as_a_rewrite(self, postgres_url, log_name, monkeypatch):
-        monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)
-        store = store_for("postgresql", log_name, Path("."), postgres_url)
-        appended(store, 2)
-        before = recorder_for(store.address).rewrites()
-
-        store.replace_line(1, store.lines()[0])
-
-        assert recorder_for(store.address).rewrites() == before + 1
 
     def test_the_head_row_is_where_the_lines_end(self, postgres_url, log_name, monkeypatch):
         monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)

@@ -78,7 +78,9 @@ def _pinned(monkeypatch):
 
 
 def _snapshot_file(path: Path) -> Path:
-    return path.with_name(path.name + ".snap") / "tally.json"
+    from batchlog.engine.snapshots.key import key_id
+
+    return Snapshots.key_folder(path, key_id()) / "tally.json"
 
 
 def _append(log: EventLog, events: list, projection: Projection = TALLY):
@@ -379,7 +381,7 @@ def test_open_log_turns_snapshots_on(tmp_path):
 class TestAnUnchangedLogIsNotReadAgain:
     """A view that checked the bytes before the snapshot's line of a log that had settled (last changed more
     than SETTLED_NS before) records the file's signature in the snapshot; a view of the very same file then
-    skips that CRC. Any change of the file (a write moves ctime) brings the check back."""
+    skips that digest. Any change of the file (a write moves ctime) brings the check back."""
 
     @pytest.fixture
     def settled(self, monkeypatch):
@@ -390,19 +392,19 @@ class TestAnUnchangedLogIsNotReadAgain:
         snapshot_time_ns = snapshot.time.time_ns
         monkeypatch.setattr(snapshot, "time", later)
         reads = []
-        real = snapshot._crc_fd
-        monkeypatch.setattr(snapshot, "_crc_fd", lambda fd, start, stop, crc: reads.append((start, stop))
-                            or real(fd, start, stop, crc))
+        real = snapshot._hash_range
+        monkeypatch.setattr(snapshot, "_hash_range", lambda read, start, stop, digest: reads.append((start, stop))
+                            or real(read, start, stop, digest))
         return reads
 
     def _snapshotted(self, path: Path) -> None:
         _fill(path, 30)
         EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
 
-    def test_the_second_view_of_the_same_file_skips_the_crc(self, tmp_path, settled):
+    def test_the_second_view_of_the_same_file_skips_the_digest(self, tmp_path, settled):
         path = tmp_path / "events.jsonl"
         self._snapshotted(path)
-        EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY)  # checks the CRC, records the signature
+        EventLog(path, REGISTRY, snapshots=Snapshots()).replay(TALLY)  # checks the digest, records the signature
         assert settled and "log" in orjson.loads(_snapshot_file(path).read_bytes().partition(b"\n")[2])
         settled.clear()
         fold = CountingFold(evolve)
@@ -429,7 +431,7 @@ class TestAnUnchangedLogIsNotReadAgain:
 
         refused = _view(EventLog(path, REGISTRY, snapshots=Snapshots()))
 
-        assert settled  # the CRC was checked again
+        assert settled  # the digest was checked again
         assert refused[0] == "LogDamaged" and refused == _view(EventLog(path, REGISTRY))
 
     def test_a_log_changed_just_before_the_check_is_not_recorded(self, tmp_path):

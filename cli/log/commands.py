@@ -29,11 +29,15 @@ LogAddress = Annotated[
 ]
 
 
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
 def _existing(address: str) -> EventLog:
     """The log at `address` (any store); NotALog when there is none."""
     from batchlog.engine.address import recorder_for
 
-    log = EventLog(recorder_for(address), all_types())
+    log = EventLog(recorder_for(address, on_wait=_say), all_types(), on_wait=_say)
     if not log.exists():
         where = "the path" if log.path is not None else "the address and the log's name"
         raise NotALog(f"no log at {log.address}: check {where}", path=log.address)
@@ -85,7 +89,7 @@ def _snapshot_verdicts(path) -> list:
     types = all_types()
     deciders = [loop.load_decider() for loop in loops()]
     return check_snapshots(path, [(types, [fold for decider in deciders
-                                           for fold in (decider, *decider.views(types.by_name))])])
+                                           for fold in (decider, *decider.views(types.by_name))])], on_wait=_say)
 
 
 def _print_report(report) -> None:
@@ -196,8 +200,7 @@ def salvage_command(
     from batchlog.engine.salvage import salvage
 
     log = _existing(path)
-    done = salvage(path if log.path is None else log.path, all_types(), to=to,
-                   on_wait=lambda text: print(text, file=sys.stderr))
+    done = salvage(path if log.path is None else log.path, all_types(), to=to, on_wait=_say)
     if as_json:
         sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
     elif done.damaged_copy is None:
@@ -237,7 +240,7 @@ def migrate_command(
     """
     from batchlog.engine.migrate import migrate
 
-    done = migrate(source, destination, all_types(), on_wait=lambda text: print(text, file=sys.stderr))
+    done = migrate(source, destination, all_types(), on_wait=_say)
     if as_json:
         sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
     else:

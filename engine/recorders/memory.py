@@ -20,12 +20,12 @@ from batchlog.engine.scan import Position
 
 
 class _Kept:
-    """One memory log: its lines (without newlines), its lock, its snapshots by projection name."""
+    """One memory log: its lines (without newlines), its lock, its snapshots by projection name and key."""
 
     def __init__(self) -> None:
         self.lines: list[bytes] = []
         self.lock = threading.Lock()
-        self.snapshots: dict[str, bytes] = {}
+        self.snapshots: dict[tuple[str, str], bytes] = {}
 
 
 _LOGS: dict[str, _Kept] = {}
@@ -54,24 +54,17 @@ class MemoryRecorder:
     def unfinished(self) -> Marker:
         return Marker()
 
-    def load_snapshot(self, name: str) -> bytes | None:
-        return self.kept.snapshots.get(name)
+    def load_snapshot(self, name: str, key_id: str) -> bytes | None:
+        return self.kept.snapshots.get((name, key_id))
 
-    def store_snapshot(self, name: str, body: bytes) -> None:
-        self.kept.snapshots[name] = body
+    def store_snapshot(self, name: str, key_id: str, body: bytes) -> None:
+        self.kept.snapshots[(name, key_id)] = body
 
-    def snapshot_names(self) -> list[str]:
+    def snapshot_names(self) -> list[tuple[str, str]]:
         return sorted(self.kept.snapshots)
 
     def chain_through(self, line: int) -> tuple[int, str] | None:
         return linked_prefix(self.kept.lines[:line], line)
-
-    def rewrites(self) -> int | None:
-        return None  # not counted: a memory log's chain is checked whole, in this process, for each snapshot
-
-    def line_hash_at(self, line: int) -> str | None:
-        lines = self.kept.lines
-        return line_hash(lines[line - 1]) if 0 < line <= len(lines) else None
 
     @contextmanager
     def locked(self, on_wait: OnWait) -> Iterator[MemorySession]:

@@ -2,12 +2,15 @@
 per line holding its exact bytes as text (never jsonb: it would reorder keys and rewrite numbers, breaking
 ids and the chain), snapshots beside them.
 
-An append is one transaction at READ COMMITTED: the log's row is locked (`SELECT ... FOR UPDATE`, first
-NOWAIT, then announced and waited for, bounded by `lock_timeout`), the lines after the state this process
+An append is one transaction at READ COMMITTED: batchlog's tables are locked against those who would lock
+them whole (LOCK TABLE, VACUUM FULL, REINDEX) and the log's row is locked (`SELECT ... FOR UPDATE`), first
+NOWAIT, then announced and waited for, bounded by `lock_timeout`; the lines after the state this process
 has are read (each statement after the lock sees every append committed before it), the decision is
 taken, its lines inserted with seq computed under the lock (no sequence: gapless, in commit order; the
 primary key is a backstop), the head updated, and the transaction committed. Reads stream in seq order
-through a server-side cursor into the same checks as a file's lines.
+through a server-side cursor into the same checks as a file's lines. Every statement outside an append
+waits for a lock as an append does (`waited`, engine/recorders/postgresql_schema.py): at once, else
+announced through the recorder's `on_wait` and bounded by BATCHLOG_LOCK_TIMEOUT.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.errors import LogDamaged, StoreUnavailable, WriteFailed
-from batchlog.engine.recorders.postgresql_schema import connect, driver, first_line
+from batchlog.engine.recorders.postgresql_schema import HELD_BY, connect, driver, first_line, lock_timeout_ms, waited
 from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.recorders.stored_lines import StoredLines, bytes_digest, split_payload
 from batchlog.engine.recorders.wait import LockWait, OnWait
@@ -31,9 +34,15 @@ COPY_FROM_LINES = 64  # more lines than this (a migration) go in by COPY: one st
 _cursors = itertools.count(1)
 
 _HEAD = "SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s FOR UPDATE"
+# Taken with the row lock: no later statement of the append then waits for a whole-table lock (ROW EXCLUSIVE
+# conflicts with none another append takes).
+_TABLES = "LOCK TABLE batchlog.logs, batchlog.events, batchlog.snapshots IN ROW EXCLUSIVE MODE"
 
 # The first `n` lines, each linked to the one before it: their count, bytes, broken links, and the last's hash.
+# Only pg_catalog is searched while it runs, so no function or operator of the same name put in a schema of the
+# search path (by whoever may edit the tables) can stand in for sha256, lag or `=`.
 _CHAIN = """
+SET LOCAL search_path = pg_catalog;
 WITH kept AS (
     SELECT seq, line, encode(sha256(convert_to(line, 'UTF8')), 'hex') AS hash
     FROM batchlog.events WHERE log = %(log)s AND seq BETWEEN 1 AND %(n)s),
@@ -47,14 +56,16 @@ FROM linked
 
 class PostgresRecorder:
     """The log `name` in the database `dsn` reaches (`shown`: the address, without its password); it keeps its
-    snapshots (`KeepsSnapshots`)."""
+    snapshots (`KeepsSnapshots`). `on_wait`: where a read says that it waits for a lock (an append's wait is
+    said where `locked` is told)."""
 
     path = None
 
-    def __init__(self, dsn: str, name: str, shown: str) -> None:
+    def __init__(self, dsn: str, name: str, shown: str, on_wait: OnWait = None) -> None:
         self.dsn = dsn
         self.name = name
         self.address = shown
+        self.on_wait = on_wait
         self._connection: Any = None
         self._in_session = False
 
@@ -62,8 +73,11 @@ class PostgresRecorder:
 
     def connection(self) -> Any:
         if self._connection is None or self._connection.closed:
-            self._connection = connect(self.dsn, self.address)
+            self._connection = connect(self.dsn, self.address, self.on_wait)
         return self._connection
+
+    def _wait(self) -> LockWait:
+        return LockWait(self.address, self.on_wait, held_by=HELD_BY)
 
     def close(self) -> None:
         if self._connection is not None:
@@ -79,12 +93,17 @@ class PostgresRecorder:
         """One statement's first row (all rows with `rows`); a read outside an append ends its transaction."""
         psycopg2 = driver()
         conn = self.connection()
-        try:
+
+        def run(conn: Any) -> Any:
             with conn.cursor() as cur:
                 cur.execute(sql, params)
-                found = cur.fetchall() if rows else (cur.fetchone() if cur.description else None)
-            if not self._in_session:
-                conn.commit()
+                return cur.fetchall() if rows else (cur.fetchone() if cur.description else None)
+
+        try:
+            if self._in_session:  # the append's locks are held: it waits for none (`_TABLES`)
+                return run(conn)
+            found = waited(conn, self._wait(), run)
+            conn.commit()
         except psycopg2.Error as exc:
             if self._in_session:
                 raise
@@ -105,12 +124,17 @@ class PostgresRecorder:
         psycopg2 = driver()
         conn = self.connection()
         in_session = self._in_session
-        try:
+
+        def declared(conn: Any) -> Any:
             cur = conn.cursor(name=f"batchlog_lines_{next(_cursors)}")
             cur.itersize = FETCH_ROWS
+            cur.execute("SELECT line FROM batchlog.events WHERE log = %s AND seq > %s ORDER BY seq",
+                        (self.name, after))
+            return cur
+
+        try:
+            cur = declared(conn) if in_session else waited(conn, self._wait(), declared)
             try:
-                cur.execute("SELECT line FROM batchlog.events WHERE log = %s AND seq > %s ORDER BY seq",
-                            (self.name, after))
                 for (line,) in cur:
                     yield line.encode()
             finally:
@@ -139,34 +163,27 @@ class PostgresRecorder:
 
     # -- snapshots -----------------------------------------------------------------------------
 
-    def load_snapshot(self, projection: str) -> bytes | None:
-        found = self.query("SELECT body FROM batchlog.snapshots WHERE log = %s AND projection = %s",
-                           (self.name, projection))
+    def load_snapshot(self, projection: str, key_id: str) -> bytes | None:
+        found = self.query("SELECT body FROM batchlog.snapshots WHERE log = %s AND projection = %s AND key_id = %s",
+                           (self.name, projection, key_id))
         return None if found is None else bytes(found[0])
 
-    def rewrites(self) -> int | None:
-        """How many times a line of the log was changed or removed other than by an append (None: no log)."""
-        found = self.query("SELECT rewrites FROM batchlog.logs WHERE name = %s", (self.name,))
-        return None if found is None else found[0]
-
-    def line_hash_at(self, line: int) -> str | None:
-        found = self.query("SELECT line FROM batchlog.events WHERE log = %s AND seq = %s", (self.name, line))
-        return None if found is None else line_hash(found[0].encode())
-
-    def store_snapshot(self, projection: str, body: bytes) -> None:
+    def store_snapshot(self, projection: str, key_id: str, body: bytes) -> None:
         """Keep a snapshot (a cache: one that cannot be stored is simply not kept)."""
         psycopg2 = driver()
         try:
             self.query("INSERT INTO batchlog.logs (name) VALUES (%(log)s) ON CONFLICT DO NOTHING;"
-                       "INSERT INTO batchlog.snapshots (log, projection, body) VALUES (%(log)s, %(p)s, %(b)s) "
-                       "ON CONFLICT (log, projection) DO UPDATE SET body = EXCLUDED.body",
-                       {"log": self.name, "p": projection, "b": psycopg2.Binary(body)})
+                       "INSERT INTO batchlog.snapshots (log, projection, key_id, body) "
+                       "VALUES (%(log)s, %(p)s, %(k)s, %(b)s) "
+                       "ON CONFLICT (log, projection, key_id) DO UPDATE SET body = EXCLUDED.body",
+                       {"log": self.name, "p": projection, "k": key_id, "b": psycopg2.Binary(body)})
         except StoreUnavailable:
             pass
 
-    def snapshot_names(self) -> list[str]:
-        return [row[0] for row in self.query("SELECT projection FROM batchlog.snapshots WHERE log = %s "
-                                             "ORDER BY projection", (self.name,), rows=True)]
+    def snapshot_names(self) -> list[tuple[str, str]]:
+        return [(projection, key_id) for projection, key_id in self.query(
+            "SELECT projection, key_id FROM batchlog.snapshots WHERE log = %s ORDER BY projection, key_id",
+            (self.name,), rows=True)]
 
     # -- the lock ------------------------------------------------------------------------------
 
@@ -205,19 +222,20 @@ class PostgresRecorder:
                     self.close()
 
     def _lock(self, conn: Any, on_wait: OnWait) -> tuple[int, str, int]:
-        """Lock the log's row (made first when missing) and return its head: NOWAIT first, then said at once and
-        waited for on the server (a wait cut in two would lose its place in the row's queue), at most
-        BATCHLOG_LOCK_TIMEOUT."""
+        """Lock batchlog's tables and the log's row (made first when missing) and return its head: NOWAIT first,
+        then said at once and waited for on the server (a wait cut in two would lose its place in the row's
+        queue), at most BATCHLOG_LOCK_TIMEOUT."""
         psycopg2 = driver()
-        wait = LockWait(self.address, on_wait, notice_s=0)
+        wait = LockWait(self.address, on_wait, notice_s=0, held_by=HELD_BY)
         heads: list[tuple[int, str, int] | None] = []
 
         def lock_within(seconds: float) -> bool:
             # The bound holds for every wait of the transaction (the INSERT below may wait on another's too).
-            bound = f"SET LOCAL lock_timeout = {max(1, int((seconds or wait.timeout) * 1000))};"
+            bound = f"SET LOCAL lock_timeout = {lock_timeout_ms(seconds or wait.timeout)};"
+            nowait = "" if seconds else " NOWAIT"
             with conn.cursor() as cur:
                 try:
-                    cur.execute(bound + _HEAD + ("" if seconds else " NOWAIT"), (self.name,))
+                    cur.execute(bound + _TABLES + nowait + ";" + _HEAD + nowait, (self.name,))
                 except psycopg2.errors.LockNotAvailable:
                     conn.rollback()
                     return False

@@ -1,10 +1,10 @@
 """Reaching a PostgreSQL store: the driver (imported here only, when a `postgresql://` log is used), the
-connection and its settings, and the `batchlog` schema, created on first use of a database.
+connection and its settings, the one way a statement waits for a lock another session holds (`waited`:
+bounded and announced, as an append's wait), and the `batchlog` schema, created on first use of a database.
 
-Lines are only ever inserted by batchlog; a line changed or removed any other way (SQL, a salvage) moves its
-log's `rewrites` count (a trigger), which is what lets a snapshot that was checked against the whole chain
-once skip that check while the count stays put (engine/snapshots/stored.py), as a file's snapshot skips
-its CRC while the file's inode, size and times stay put.
+Lines are only ever inserted by batchlog. Nothing beside them records whether they were changed: whoever can
+edit the rows could set such a record back in the same transaction, so a snapshot's lines are checked by
+their chain on every use (engine/snapshots/stored.py).
 
 Driver: psycopg2-binary, chosen by measurement (README, "Many machines"): the fastest to import and to
 connect of psycopg2, psycopg 3 and pg8000, which matters when every step is a process of its own.
@@ -12,12 +12,18 @@ connect of psycopg2, psycopg 3 and pg8000, which matters when every step is a pr
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from batchlog.engine.chain import GENESIS
 from batchlog.engine.errors import StoreUnavailable
+from batchlog.engine.recorders.wait import LockWait, OnWait
+
+T = TypeVar("T")
 
 CONNECT_TIMEOUT_S = 10
+# Who may hold a lock a statement waits for, as the announcement says it.
+HELD_BY = "another session holds a lock on it (a batchlog append, or LOCK TABLE, VACUUM FULL, REINDEX)"
 # A client that froze (or was stopped) inside an append frees the log's lock after this long: the server
 # ends its session, which rolls back what it had not committed.
 IDLE_IN_TRANSACTION_S = 30
@@ -31,8 +37,7 @@ CREATE TABLE IF NOT EXISTS batchlog.logs (
     name text PRIMARY KEY,
     head_seq bigint NOT NULL DEFAULT 0,
     head_hash text NOT NULL DEFAULT '{GENESIS}',
-    byte_length bigint NOT NULL DEFAULT 0,
-    rewrites bigint NOT NULL DEFAULT 0
+    byte_length bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS batchlog.events (
     log text NOT NULL,
@@ -40,35 +45,34 @@ CREATE TABLE IF NOT EXISTS batchlog.events (
     line text NOT NULL,
     PRIMARY KEY (log, seq)
 );
+DO $$ BEGIN
+    -- Snapshots kept before each key had its own are of an older format, so stale: the cache starts afresh.
+    IF to_regclass('batchlog.snapshots') IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('batchlog.snapshots') AND attname = 'key_id'
+            AND NOT attisdropped) THEN
+        DROP TABLE batchlog.snapshots;
+    END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS batchlog.snapshots (
     log text NOT NULL,
     projection text NOT NULL,
+    key_id text NOT NULL,
     body bytea NOT NULL,
-    PRIMARY KEY (log, projection)
+    PRIMARY KEY (log, projection, key_id)
 );
-ALTER TABLE batchlog.logs ADD COLUMN IF NOT EXISTS rewrites bigint NOT NULL DEFAULT 0;
-CREATE OR REPLACE FUNCTION batchlog.count_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE batchlog.logs SET rewrites = rewrites + 1 WHERE name = OLD.log;
-    RETURN NULL;
-END $$;
-CREATE OR REPLACE FUNCTION batchlog.count_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE batchlog.logs SET rewrites = rewrites + 1;
-    RETURN NULL;
-END $$;
+-- The count of rewrites an older batchlog kept to skip the chain check: an editor could set it back.
 DROP TRIGGER IF EXISTS rewritten ON batchlog.events;
-CREATE TRIGGER rewritten AFTER UPDATE OR DELETE ON batchlog.events
-    FOR EACH ROW EXECUTE FUNCTION batchlog.count_rewrite();
 DROP TRIGGER IF EXISTS truncated ON batchlog.events;
-CREATE TRIGGER truncated AFTER TRUNCATE ON batchlog.events
-    FOR EACH STATEMENT EXECUTE FUNCTION batchlog.count_truncate();
+DROP FUNCTION IF EXISTS batchlog.count_rewrite();
+DROP FUNCTION IF EXISTS batchlog.count_truncate();
+ALTER TABLE batchlog.logs DROP COLUMN IF EXISTS rewrites;
 """
 
+# Ready: the tables are there, snapshots kept per key.
 _CHECK = """
 SELECT to_regclass('batchlog.logs') IS NOT NULL AND to_regclass('batchlog.events') IS NOT NULL
-       AND to_regclass('batchlog.snapshots') IS NOT NULL
-       AND to_regprocedure('batchlog.count_truncate()') IS NOT NULL,
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('batchlog.snapshots')
+                   AND attname = 'key_id' AND NOT attisdropped),
        pg_encoding_to_char(encoding), current_setting('synchronous_commit')
 FROM pg_database WHERE datname = current_database()
 """
@@ -91,9 +95,39 @@ def first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def connect(dsn: str, shown: str) -> Any:
-    """A connection to the database of `dsn`, at READ COMMITTED, the `batchlog` schema in place."""
+def lock_timeout_ms(seconds: float) -> int:
+    """`seconds` as PostgreSQL's lock_timeout: whole milliseconds, at least 1 (0 would mean no bound at all)."""
+    return max(1, int(seconds * 1000))
+
+
+def waited(conn: Any, wait: LockWait, statement: Callable[[Any], T]) -> T:
+    """`statement(conn)`, run in a transaction of its own (not yet committed), its lock waits bounded and said
+    through `wait` as an append's are (engine/recorders/wait.py). The session waits for no lock (`connect` sets
+    lock_timeout to 1 ms), so the first try runs at once; when a lock another session holds is in the way, the
+    try is rolled back and run again, the transaction's lock_timeout set to what is left of the wait."""
     psycopg2 = driver()
+    done: list[T] = []
+
+    def within(seconds: float) -> bool:
+        try:
+            if seconds > 0:
+                with conn.cursor() as cur:
+                    cur.execute(f"SET LOCAL lock_timeout = {lock_timeout_ms(seconds)}")
+            done.append(statement(conn))
+        except psycopg2.errors.LockNotAvailable:
+            conn.rollback()
+            return False
+        return True
+
+    wait.take(within)
+    return done[-1]
+
+
+def connect(dsn: str, shown: str, on_wait: OnWait = None) -> Any:
+    """A connection to the database of `dsn`, at READ COMMITTED, waiting for no lock unless a statement asks
+    (`waited`, an append's lock), the `batchlog` schema in place (its setting up waited for as any statement)."""
+    psycopg2 = driver()
+    wait = LockWait(shown, on_wait, held_by=HELD_BY)  # BATCHLOG_LOCK_TIMEOUT checked before anything is done
     try:
         conn = psycopg2.connect(dsn, connect_timeout=CONNECT_TIMEOUT_S, application_name="batchlog")
     except psycopg2.OperationalError as exc:
@@ -106,16 +140,10 @@ def connect(dsn: str, shown: str) -> Any:
         conn.set_session(isolation_level=psycopg2.extensions.ISOLATION_LEVEL_READ_COMMITTED, autocommit=False)
         conn.set_client_encoding("UTF8")  # lines go and come as their exact UTF-8 bytes, whatever PGCLIENTENCODING says
         with conn.cursor() as cur:
-            cur.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_S * 1000}; {_CHECK}")
-            ready, encoding, synchronous = cur.fetchone()
-            if encoding != "UTF8":
-                raise StoreUnavailable(f"the database of {shown} is encoded in {encoding}: batchlog keeps each line's "
-                                       "exact bytes as text, which needs a UTF8 database (CREATE DATABASE ... "
-                                       "ENCODING 'UTF8')", address=shown)
-            if synchronous == "off":  # an acknowledged event must survive a crash of the server
-                cur.execute("SET synchronous_commit = on")
-            if not ready:
-                cur.execute(SCHEMA)
+            cur.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_S * 1000}; "
+                        f"SET lock_timeout = {lock_timeout_ms(0)}")
+        conn.commit()
+        waited(conn, wait, lambda conn: _set_up(conn, shown))
         conn.commit()
     except psycopg2.Error as exc:
         conn.close()
@@ -126,3 +154,18 @@ def connect(dsn: str, shown: str) -> Any:
         conn.close()
         raise
     return conn
+
+
+def _set_up(conn: Any, shown: str) -> None:
+    """Check the database, and create the `batchlog` schema when it is not there yet."""
+    with conn.cursor() as cur:
+        cur.execute(_CHECK)
+        ready, encoding, synchronous = cur.fetchone()
+        if encoding != "UTF8":
+            raise StoreUnavailable(f"the database of {shown} is encoded in {encoding}: batchlog keeps each line's "
+                                   "exact bytes as text, which needs a UTF8 database (CREATE DATABASE ... "
+                                   "ENCODING 'UTF8')", address=shown)
+        if synchronous == "off":  # an acknowledged event must survive a crash of the server
+            cur.execute("SET synchronous_commit = on")
+        if not ready:
+            cur.execute(SCHEMA)

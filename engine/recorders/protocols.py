@@ -4,8 +4,8 @@ The log logic (engine/log.py) asks a `Recorder` for lines and, holding its lock 
 to keep; it knows nothing of JSON, chains or events. Beyond that, the engine asks some recorders for more,
 each a capability of its own:
 
-- `KeepsSnapshots`: the recorder keeps the log's snapshots beside its lines and vouches for the lines a
-  snapshot covers (memory, PostgreSQL; used by engine/snapshots/stored.py);
+- `KeepsSnapshots`: the recorder keeps the log's snapshots beside its lines and checks the chain of the
+  lines a snapshot covers (memory, PostgreSQL; used by engine/snapshots/stored.py);
 - `ReadableAtOffsets`: the log is one file of bytes, read at offsets (the file; engine/snapshots/file.py
   checks the bytes a snapshot covers through it);
 - `Rewritable`: a session that can keep a copy of the log and cut it back (every recorder; used by
@@ -112,27 +112,24 @@ class Recorder(Protocol):
 
 @runtime_checkable
 class KeepsSnapshots(Recorder, Protocol):
-    """A recorder that keeps the log's snapshots itself (by projection name) and vouches for the lines one
-    covers: a log kept apart from files, whose lines a snapshot cannot check by their bytes' CRC."""
+    """A recorder that keeps the log's snapshots itself (by projection name and the fingerprint of the key they
+    are authenticated with, engine/snapshots/key.py) and checks the lines one covers: a log kept apart from
+    files, whose lines a snapshot cannot check by their bytes' digest."""
 
-    def load_snapshot(self, name: str) -> bytes | None:
-        """The snapshot of the projection `name` as stored (None: none)."""
+    def load_snapshot(self, name: str, key_id: str) -> bytes | None:
+        """The snapshot of the projection `name` kept under the key `key_id`, as stored (None: none)."""
 
-    def store_snapshot(self, name: str, body: bytes) -> None:
-        """Keep `body` as the snapshot of the projection `name` (a cache: one that cannot be kept is not)."""
+    def store_snapshot(self, name: str, key_id: str, body: bytes) -> None:
+        """Keep `body` as the snapshot of the projection `name` under the key `key_id` (a cache: one that cannot
+        be kept is not)."""
 
-    def snapshot_names(self) -> list[str]:
-        """The names of the projections it keeps a snapshot of, in order."""
-
-    def rewrites(self) -> int | None:
-        """How many times a line was changed or removed other than by an append (None: not counted)."""
-
-    def line_hash_at(self, line: int) -> str | None:
-        """The hash of line `line` (from 1); None when the log has no such line."""
+    def snapshot_names(self) -> list[tuple[str, str]]:
+        """(projection name, key fingerprint) of each snapshot it keeps, in order."""
 
     def chain_through(self, line: int) -> tuple[int, str] | None:
         """(bytes, hash of line `line`) of the first `line` lines when each line's `prev` is the hash of the
-        line before it; None when the log does not hold them so."""
+        line before it; None when the log does not hold them so. Checked in full on every call: nothing kept
+        beside the lines (a count, a flag) may stand in for it, since whoever edits the lines can set it back."""
 
 
 class ReadableAtOffsets(Recorder, Protocol):

@@ -22,9 +22,12 @@ from batchlog.engine.scan import Position
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog, Projection, Replayed
 
-FORMAT = SNAPSHOT_FORMAT  # 2: authenticated with the user's key (HMAC) instead of a plain SHA-256
+# 2: authenticated with the user's key (HMAC) instead of a plain SHA-256; 3: a file's bytes before the snapshot's
+# line vouched for by SHA-256 (CRC-32 can be steered), a stored log's chain checked on every use, each key's
+# snapshots kept apart
+FORMAT = SNAPSHOT_FORMAT
 SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
-_HEX64 = "[0-9a-f]{64}"  # a line hash (re.fullmatch compiles it once, when a snapshot is read)
+_HEX64 = "[0-9a-f]{64}"  # a SHA-256 in hex: a line hash, a prefix digest (re.fullmatch compiles it once)
 
 _converter = None
 
@@ -63,8 +66,9 @@ def fold_key(log: EventLog, projection: Projection, state_type: type) -> str:
 
 def document(key: str, projection: Projection, state_type: type, state: Any, position: Position,
              vouchers: dict[str, Any]) -> bytes | None:
-    """The snapshot of `state` at `position`, with what vouches for the lines it covers (`vouchers`: a file's
-    CRC, a stored log's rewrites count); None when the state does not read back equal (cattrs cannot carry it
+    """The snapshot of `state` at `position`, with what vouches for the lines it covers (`vouchers`: for a
+    file, where its last line starts and the SHA-256 of the bytes before it; a stored log needs none, its
+    recorder checks the chain); None when the state does not read back equal (cattrs cannot carry it
     faithfully), since such a snapshot could change an answer."""
     try:
         data = converter().unstructure(state, state_type)
@@ -81,29 +85,27 @@ def document(key: str, projection: Projection, state_type: type, state: Any, pos
     return body
 
 
-def current_position(body: bytes, key: str) -> tuple[dict, tuple[Position, int, int]] | None:
-    """The snapshot document in `body` and where it stands (position, line start, prefix CRC), when it is one
-    this code wrote for this projection; None when it is stale: written by another format or other code
-    (its key differs), or not a snapshot at all. Whether the log still holds what it covers is the store's
-    check (the bytes' CRC for a file, the chain for a stored log)."""
+def current_position(body: bytes, key: str) -> tuple[dict, Position] | None:
+    """The snapshot document in `body` and the position it stands at, when it is one this code wrote for this
+    projection; None when it is stale: written by another format or other code (its key differs), or not a
+    snapshot at all. Whether the log still holds what it covers is the store's check (the bytes' SHA-256 for
+    a file, the chain for a stored log)."""
     try:
         doc = orjson.loads(body)
     except orjson.JSONDecodeError:
         return None
     if type(doc) is not dict or doc.get("format") != FORMAT or doc.get("key") != key:
         return None
-    found = _position(doc)
+    found = _position(doc.get("position"))
     return None if found is None else (doc, found)
 
 
-def _position(doc: dict) -> tuple[Position, int, int] | None:
-    raw = doc.get("position")
-    line_start, crc = doc.get("line_start"), doc.get("prefix_crc")
-    if type(raw) is not dict or type(line_start) is not int or type(crc) is not int:
+def _position(raw: Any) -> Position | None:
+    if type(raw) is not dict:
         return None
     line, seq, offset, digest, at = (raw.get(k) for k in ("line", "seq", "offset", "hash", "at"))
-    if not all(type(v) is int and v > 0 for v in (line, seq, offset)) or not 0 <= line_start < offset:
+    if not all(type(v) is int and v > 0 for v in (line, seq, offset)):
         return None
     if type(digest) is not str or not re.fullmatch(_HEX64, digest) or type(at) is not str:
         return None
-    return Position(line, seq, offset, digest, at), line_start, crc
+    return Position(line, seq, offset, digest, at)

@@ -6,26 +6,31 @@ folded it. It is used only when every check holds:
 
 - the file is whole and authentic: its first line is the HMAC-SHA256 of the rest under the user's key,
   kept outside the log's folder (engine/snapshots/key.py), so a person who can write the folder cannot
-  forge one into an answer; one that does not verify is ignored, with one note;
+  forge one into an answer; one that does not verify is ignored, with one note. Each key keeps its
+  snapshots in a folder of their own, named by its fingerprint: machines or users sharing the log never
+  read (nor overwrite) each other's, so an honest log never raises that note;
 - its key matches: the projection's name and `version` (a hash of the code that
   folds, see `code_version`), its state type, the registry's types and versions,
   and this file format (engine/snapshots/document.py);
 - the log still holds, at that offset, a line that hashes the same (docs/ARCHITECTURE.md's
-  rule), and the bytes before it still have the same CRC-32 (so an edit anywhere
-  before it, which would change a full replay's answer, is seen too); the CRC is
-  skipped only for the very file a view already checked it on (the signature it
-  recorded in the snapshot: inode, size, mtime and ctime, taken when the file had
-  settled, see `_settled`);
+  rule), and the bytes before it still have the same SHA-256 (so an edit anywhere
+  before it, which would change a full replay's answer, is seen too: nobody can
+  steer a SHA-256, where a CRC-32 is kept through any edit by solving for 32 bits);
+  the digest is skipped only for the very file a view already checked it on (the
+  signature it recorded in the snapshot: inode, size, mtime and ctime, taken when
+  the file had settled, see `_settled`);
 - the state decodes into the projection's state type.
 
 The log's bytes are read through its recorder (`ReadableAtOffsets`, engine/recorders/protocols.py), at
 offsets on one descriptor per check. Any doubt, and the view replays the log in full (then writes a fresh
-snapshot): a snapshot never changes an answer. `--at SEQ` before the snapshot is a full replay too.
+snapshot): a snapshot never changes an answer. `--at SEQ` before the snapshot is a full replay too. A
+process that checked the bytes before a snapshot keeps their digest going (`_Base`), so the next snapshot it
+writes hashes only the bytes since.
 
-Files: `<log>.snap/<projection name>.json`, written under a temporary name and
+Files: `<log>.snap/<key fingerprint>/<projection name>.json`, written under a temporary name and
 renamed, so a reader never sees one half-written. A snapshot is a cache: it is
 not fsynced, and a file lost or cut short in a crash is simply ignored. What
-reads and writes snapshot files (zlib, cattrs, tempfile) is imported only when a
+reads and writes snapshot files (cattrs, tempfile) is imported only when a
 file is there to read or one is to be written: a view of a short log without a
 snapshot pays for none of it.
 """
@@ -35,6 +40,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -60,19 +66,27 @@ if TYPE_CHECKING:
     from batchlog.engine.log import EventLog, Projection, Replayed
 
 CHUNK_BYTES = 1 << 22
+_HEX64 = re.compile("[0-9a-f]{64}")
 
 
 @attrs.frozen
 class _Base:
-    """Where the last replay of one projection started from: what the next snapshot builds on."""
+    """Where the last replay of one projection started from (the snapshot's seq), and the SHA-256 of the log's
+    first `digested` bytes as this process hashed them: what the next snapshot's digest continues from
+    (`digested` 0: nothing hashed yet, the next snapshot hashes the log from its start). `digest` is never
+    updated in place: it is copied first."""
 
     seq: int
-    offset: int
-    crc: int
+    digested: int
+    digest: Any  # a hashlib SHA-256 object
+
+
+def _from_the_start(seq: int = 0) -> _Base:
+    return _Base(seq, 0, sha256())
 
 
 class Snapshots:
-    """The snapshot store of `EventLog(..., snapshots=Snapshots())`: one file per log and projection."""
+    """The snapshot store of `EventLog(..., snapshots=Snapshots())`: one file per log, key and projection."""
 
     def __init__(self, *, every: int = SNAPSHOT_EVERY, on_note: Any = None) -> None:
         self.every = every
@@ -90,16 +104,16 @@ class Snapshots:
         found = self._load(log, projection, key, decoded)
         if found is not None and at is not None and at < found[1].seq:
             found = None  # asked for a time before the snapshot: a full replay
-        state, start, crc = found if found is not None else (projection.initial, Position(), 0)
+        state, start, base = found if found is not None else (projection.initial, Position(), _from_the_start())
         replayed = log.fold(projection, state, start, at=at)
-        self._bases[(str(log.path), projection.name)] = _Base(start.seq, start.offset, crc)
+        self._bases[(str(log.path), projection.name)] = base
         if at is None and replayed.position.seq - start.seq >= self.every and clean(replayed):
             end = replayed.position.offset
-            found_crc = _crc_through_last_line(_file_of(log), start.offset, end, crc)
-            if found_crc is not None:
-                line_start, before, through = found_crc
+            through = _digest_through_last_line(_file_of(log), base, end)
+            if through is not None:
+                line_start, before, digest = through
                 self._write(log, projection, key, decoded, replayed.state, replayed.position, line_start, before)
-                self._bases[(str(log.path), projection.name)] = _Base(replayed.position.seq, end, through)
+                self._bases[(str(log.path), projection.name)] = _Base(replayed.position.seq, end, digest)
         return replayed
 
     def after_append(self, log: EventLog, projection: Projection, state: Any, replayed: Replayed, payload: bytes,
@@ -109,65 +123,80 @@ class Snapshots:
         decoded = state_type(projection)
         # No base: this object has not replayed the log (it was empty, or its appends kept their own
         # state); the next snapshot then builds on the start of the file.
-        base = self._bases.get((str(log.path), projection.name), _Base(0, 0, 0))
+        base = self._bases.get((str(log.path), projection.name), _from_the_start())
         if not version_of(projection) or decoded is None:
             return
         if position.seq - base.seq < self.every or not clean(replayed):
             return
-        import zlib
-        crc = _crc_range(_file_of(log), base.offset, replayed.end, base.crc)
-        if crc is None:
+        digest = _digest_range(_file_of(log), base, replayed.end)
+        if digest is None:
             return
         last_line = line_start - replayed.end  # where the last line starts within the payload
-        before = zlib.crc32(payload[:last_line], crc)
+        digest.update(payload[:last_line])
+        before = digest.hexdigest()
+        digest.update(payload[last_line:])
         key = fold_key(log, projection, decoded)
         self._write(log, projection, key, decoded, state, position, line_start, before)
-        self._bases[(str(log.path), projection.name)] = _Base(position.seq, position.offset,
-                                                              zlib.crc32(payload[last_line:], before))
+        self._bases[(str(log.path), projection.name)] = _Base(position.seq, position.offset, digest)
 
     # -- files ----------------------------------------------------------------------------------
 
     @staticmethod
     def folder(log_path: Path) -> Path:
+        """Where every key's snapshots of the log at `log_path` are kept."""
         return log_path.with_name(log_path.name + ".snap")
 
-    def path_for(self, log: EventLog, projection: Projection) -> Path:
-        return self.folder(log.path) / (re.sub(r"[^A-Za-z0-9_.-]", "_", projection.name) + ".json")
+    @staticmethod
+    def key_folder(log_path: Path, key_id: str) -> Path:
+        """Where the snapshots kept under the key of fingerprint `key_id` are."""
+        return Snapshots.folder(log_path) / key_id
+
+    def path_for(self, log: EventLog, projection: Projection) -> Path | None:
+        """The file of the user's snapshot of `projection` (None: the user has no key, so no snapshot)."""
+        from batchlog.engine.snapshots.key import key_id
+
+        mine = key_id()
+        if mine is None:
+            return None
+        return self.key_folder(log.path, mine) / (re.sub(r"[^A-Za-z0-9_.-]", "_", projection.name) + ".json")
 
     def _load(self, log: EventLog, projection: Projection, key: str,
-              decoded: type) -> tuple[Any, Position, int] | None:
-        """The snapshot's state, position and the CRC-32 of the log through it, or None when any check fails."""
+              decoded: type) -> tuple[Any, Position, _Base] | None:
+        """The snapshot's state and position, and the digest of the log through it as far as it was read; None
+        when any check fails."""
         path = self.path_for(log, projection)
-        body = read_authentic(path)
+        body = ABSENT if path is None else read_authentic(path)
         if body is None or body is ABSENT:
             if body is None and self.on_note is not None:
-                self.on_note(f"note: the snapshot {path} is not authentic (edited, or written by another user): "
-                             "ignored; the log is replayed in full")
+                self.on_note(f"note: the snapshot {path} is not authentic (edited, or not written with this "
+                             "user's key): ignored; the log is replayed in full")
             return None
         found = current_position(body, key)
-        if found is None:
+        prefix = None if found is None else _prefix(*found)
+        if prefix is None:
             return None
-        doc, (position, line_start, crc) = found
+        doc, position = found
         began = time.time_ns()
         recorder = _file_of(log)
         signature = recorder.signature()
         unchanged = signature is not None and doc.get("log") == list(signature)
-        through = _log_matches(recorder, position, line_start, crc, prefix_known=unchanged)
-        if through is None:
+        base = _log_matches(recorder, position, *prefix, prefix_known=unchanged)
+        if base is None:
             return None
         try:
             state = converter().structure(doc.get("state"), decoded)
         except Exception:  # noqa: BLE001 - any decoding failure of a cache means: replay in full
             return None
         if not unchanged and _settled(signature, began) and recorder.signature() == signature:
-            doc["log"] = list(signature)  # the bytes just checked: the next view of this same file skips the CRC
+            doc["log"] = list(signature)  # the bytes just checked: the next view of this same file skips the digest
             self._store(log, projection, orjson.dumps(doc))
-        return state, position, through
+        return state, position, base
 
     def _write(self, log: EventLog, projection: Projection, key: str, decoded: type, state: Any,
-               position: Position, line_start: int, crc: int) -> None:
+               position: Position, line_start: int, prefix_digest: str) -> None:
         """Write a snapshot atomically; only when its state reads back equal (else it could change an answer)."""
-        body = document(key, projection, decoded, state, position, {"line_start": line_start, "prefix_crc": crc})
+        body = document(key, projection, decoded, state, position,
+                        {"line_start": line_start, "prefix_sha256": prefix_digest})
         if body is not None:
             self._store(log, projection, body)
 
@@ -176,12 +205,12 @@ class Snapshots:
         from batchlog.engine.snapshots.key import sealed
 
         kept = sealed(body)
-        if kept is None:
-            return  # no key (no user folder to keep it in): a snapshot could not be trusted, so none is written
-        folder = self.folder(log.path)
         target = self.path_for(log, projection)
+        if kept is None or target is None:
+            return  # no key (no user folder to keep it in): a snapshot could not be trusted, so none is written
+        folder = target.parent
         try:
-            folder.mkdir(exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
             import tempfile  # only when a snapshot is written: it is slow to import
 
             fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=folder)
@@ -250,25 +279,39 @@ def _file_of(log: EventLog) -> ReadableAtOffsets:
     return cast(ReadableAtOffsets, log.recorder)
 
 
-def _log_matches(recorder: ReadableAtOffsets, position: Position, line_start: int, crc: int, *,
-                 prefix_known: bool = False) -> int | None:
-    """The CRC-32 of the log through the snapshot's last line, when the log still holds that line at its
-    offset (same hash) and the same bytes before it (same CRC; `prefix_known`: the file is the very one whose
-    bytes a view checked, see `_settled`, and they are not read again); else None. Read at offsets on one
-    descriptor: open, the line, the bytes before it, close."""
+def _prefix(doc: dict, position: Position) -> tuple[int, str] | None:
+    """Where the snapshot's last line starts, and the SHA-256 the bytes before it had; None when the document
+    does not say so sanely."""
+    line_start, digest = doc.get("line_start"), doc.get("prefix_sha256")
+    if type(line_start) is not int or not 0 <= line_start < position.offset:
+        return None
+    if type(digest) is not str or not _HEX64.fullmatch(digest):
+        return None
+    return line_start, digest
+
+
+def _log_matches(recorder: ReadableAtOffsets, position: Position, line_start: int, prefix_digest: str, *,
+                 prefix_known: bool = False) -> _Base | None:
+    """The base a snapshot gives (its seq, and the log's digest through its last line), when the log still holds
+    that line at its offset (same hash) and the same bytes before it (same SHA-256; `prefix_known`: the file is
+    the very one whose bytes a view checked, see `_settled`, and they are not read again, so the base's digest
+    starts from nothing); else None. Read at offsets on one descriptor: open, the line, the bytes before it,
+    close."""
     try:
         with recorder.reading() as read:
             size = position.offset - line_start
             line = read(line_start, size)
             if len(line) != size or line[-1:] != b"\n" or line_hash(line[:-1]) != position.hash:
                 return None
-            if not prefix_known and _crc_fd(read, 0, line_start, 0) != crc:
+            if prefix_known:
+                return _from_the_start(position.seq)
+            digest = sha256()
+            if not _hash_range(read, 0, line_start, digest) or digest.hexdigest() != prefix_digest:
                 return None
     except OSError:
         return None
-    import zlib
-
-    return zlib.crc32(line, crc)
+    digest.update(line)
+    return _Base(position.seq, position.offset, digest)
 
 
 SETTLED_NS = 2_000_000_000  # a file last changed this long before a check cannot change again unseen (below)
@@ -282,43 +325,47 @@ def _settled(signature: tuple[int, ...] | None, began: int) -> bool:
     return signature is not None and began - signature[4] > SETTLED_NS
 
 
-def _crc_range(recorder: ReadableAtOffsets, start: int, stop: int, crc: int) -> int | None:
-    """CRC-32 of bytes [start, stop) of the log, continuing `crc`; None when they cannot all be read."""
+def _digest_range(recorder: ReadableAtOffsets, base: _Base, stop: int) -> Any:
+    """The SHA-256 of the log's first `stop` bytes, continuing `base`'s (a new object); None when they cannot all
+    be read."""
+    digest = base.digest.copy()
     try:
         with recorder.reading() as read:
-            return _crc_fd(read, start, stop, crc)
+            return digest if _hash_range(read, base.digested, stop, digest) else None
     except OSError:
         return None
 
 
-def _crc_through_last_line(recorder: ReadableAtOffsets, start: int, end: int, crc: int
-                           ) -> tuple[int, int, int] | None:
-    """For a snapshot whose last line ends at byte `end`: where that line starts, the CRC-32 of the bytes
-    [start, line start) continuing `crc`, and of the bytes through `end`; None when they cannot all be read."""
+def _digest_through_last_line(recorder: ReadableAtOffsets, base: _Base, end: int) -> tuple[int, str, Any] | None:
+    """For a snapshot whose last line ends at byte `end`: where that line starts, the SHA-256 (hex) of the bytes
+    before it, and the digest through `end` (a new object), continuing `base`'s; None when they cannot all be
+    read."""
+    digest = base.digest.copy()
     try:
         with recorder.reading() as read:
             line_start = _line_start(read, end)
-            before = _crc_fd(read, start, line_start, crc)
-            through = None if before is None else _crc_fd(read, line_start, end, before)
+            if not _hash_range(read, base.digested, line_start, digest):
+                return None
+            before = digest.hexdigest()
+            if not _hash_range(read, line_start, end, digest):
+                return None
     except OSError:
         return None
-    return None if through is None else (line_start, before, through)
+    return line_start, before, digest
 
 
-def _crc_fd(read: ReadAt, start: int, stop: int, crc: int) -> int | None:
-    """CRC-32 of bytes [start, stop) of the open log, continuing `crc`, read in chunks at their offsets (no
-    seek); None when the log ends before `stop`."""
-    import zlib  # with cattrs and tempfile, imported only when a snapshot is read or written
-
+def _hash_range(read: ReadAt, start: int, stop: int, digest: Any) -> bool:
+    """Hash bytes [start, stop) of the open log into `digest`, read in chunks at their offsets (no seek); False
+    when the log ends before `stop`."""
     if stop < start:
-        return None
+        return False
     while start < stop:
         chunk = read(start, min(CHUNK_BYTES, stop - start))
         if not chunk:
-            return None
-        crc = zlib.crc32(chunk, crc)
+            return False
+        digest.update(chunk)
         start += len(chunk)
-    return crc
+    return True
 
 
 def _line_start(read: ReadAt, end: int) -> int:

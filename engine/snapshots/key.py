@@ -1,11 +1,18 @@
 """The per-user key that authenticates snapshots: HMAC-SHA256 over a snapshot's bytes, kept as a tag on the
-snapshot's first line (`sealed`), checked before a byte of it is believed (`opened`).
+snapshot's first line (`sealed`), checked before a byte of it is believed (`opened`); and the key's
+fingerprint (`key_id`), which snapshots are kept under.
 
 A plain checksum can be recomputed by anyone who can write the log's folder; an HMAC needs the key, which
 lives outside that folder: `BATCHLOG_SNAPSHOT_KEY` (tests), else a file in the user's cache folder
 (`$XDG_CACHE_HOME/batchlog/snapshot.key`, or `~/.cache/...`), made on first use with mode 0600. A key file
 that is not the user's own, or that others may read or write, is not used, and no snapshot is then either:
-a snapshot only ever saves time. Snapshots written by another user are simply not used.
+a snapshot only ever saves time.
+
+Machines (or users) sharing one log each have a key of their own: each keeps its snapshots under its key's
+fingerprint and reads only those, so one never takes another's snapshot for a forgery, and they never
+overwrite each other's. Machines given the same key (the same BATCHLOG_SNAPSHOT_KEY, or one key file copied
+to each) share their snapshots. A fingerprint is an HMAC of a fixed text under the key: it names the key and
+tells nothing of it that a snapshot's own tag does not already.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from pathlib import Path
 SNAPSHOT_KEY_ENV = "BATCHLOG_SNAPSHOT_KEY"
 KEY_FILE_NAME = "snapshot.key"
 KEY_BYTES = 32
+KEY_ID_CHARS = 16  # hex digits of a key's fingerprint: 64 bits, so two machines' keys never share one by chance
 
 _cached: dict[str, bytes | None] = {}
 
@@ -86,6 +94,17 @@ def _make_key(path: Path) -> bytes | None:
     except OSError:
         return None
     return _read_key(path)
+
+
+def key_id() -> str | None:
+    """The fingerprint of the user's key, which the user's snapshots are kept under (None: no key, no snapshots)."""
+    key = snapshot_key()
+    if key is None:
+        return None
+    import hmac
+    from hashlib import sha256
+
+    return hmac.new(key, b"batchlog snapshot key fingerprint", sha256).hexdigest()[:KEY_ID_CHARS]
 
 
 def authenticate_snapshot(key: bytes, body: bytes) -> bytes:

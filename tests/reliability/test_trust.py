@@ -26,6 +26,7 @@ from batchlog.engine.chain import line_hash
 from batchlog.engine.recorders.file_pending import marker_text
 from batchlog.engine.lines import LineReader, MAX_LINE_BYTES, OVERLONG
 from batchlog.engine.snapshots.file import Snapshots
+from batchlog.engine.snapshots.key import key_id
 from tests.clirunner import invoke
 from tests.reliability.workers import fork, hold_lock
 from tests.sample_domain import COUNT, REGISTRY, Count, NoteAdded
@@ -224,7 +225,7 @@ def _snapshotted(tmp_path: Path) -> tuple[Path, Path]:
     log = EventLog(path, REGISTRY, snapshots=Snapshots(every=3))
     for n in range(5):
         add(log, f"n{n}")
-    snapshot = Snapshots.folder(path) / "sample.count.json"
+    snapshot = Snapshots.key_folder(path, key_id()) / "sample.count.json"
     assert snapshot.is_file()
     return path, snapshot
 
@@ -282,7 +283,7 @@ class TestForgedSnapshots:
         advised the wrong step on old main while `log verify` said trusted."""
         folder = long_tuning(tmp_path)
         truth = invoke("tune", "next", "--dir", folder, "--json", env=USER_ENV)
-        snapshots = sorted(Snapshots.folder(folder / "events.jsonl").glob("*.json"))
+        snapshots = sorted(Snapshots.key_folder(folder / "events.jsonl", key_id()).glob("*.json"))
         assert truth.code == 0 and snapshots, "a view of a long tuning writes a snapshot"
         for snapshot in snapshots:
             _forge_tuning(snapshot)
