@@ -33,6 +33,12 @@ def _checked(check: Callable[[str], str]) -> Callable[[str | None], str | None]:
     return callback
 
 
+def log_address(metavar: str, help_text: str) -> typer.models.ArgumentInfo:
+    """A `log ...` command's log address argument (a memory log refused: a usage error, exit 2)."""
+    return typer.Argument(metavar=metavar, show_default=False, callback=_checked(store.check_log_address),
+                          help=help_text)
+
+
 Store = Annotated[
     str | None,
     typer.Option("--store", metavar="URL", callback=_checked(store.check_store), show_default=False,

@@ -2,9 +2,11 @@
 log's address, and the log opened there. The only place where the CLI turns a folder into a log, and the only one
 that reads BATCHLOG_STORE. No typer or argparse here: the fast views and `quick-batch` import it.
 
-A store is `file` (the default: the log is FOLDER/events.jsonl, as always), `postgresql://…` (the log NAME on that
-server: `postgresql://…/dbname?log=NAME`) or `memory:` (an in-process log, for tests). The loop's other files
-(cases.json, plan.json, summaries, payloads) stay in the folder whatever the store.
+A store is `file` (the default: the log is FOLDER/events.jsonl, as always) or `postgresql://…` (the log NAME on
+that server: `postgresql://…/dbname?log=NAME`). `memory:` is refused: a loop's log must outlive the command, and
+an in-process log is gone at its exit (the Python API and the tests keep it). The loop's other files (cases.json,
+plan.json, summaries, payloads) stay in the folder whatever the store. A URL is read and shown by the engine's
+one reader and renderer (engine/server_url.py): a message or a printed command never holds a secret.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import attrs
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 STORE_ENV = "BATCHLOG_STORE"
 FILE = "file"
 MEMORY = "memory:"
-POSTGRESQL_SCHEMES = ("postgresql", "postgres")
 STORE_FORM = "file or postgresql://[user[:password]@]host[:port]/dbname"
 
 
@@ -45,34 +45,41 @@ def log_help(default: str) -> str:
 
 
 def check_store(value: str) -> str:
-    """`value` as a store (`file`, `memory:` or a PostgreSQL URL without `log=`); ValueError naming the fix."""
-    if value in (FILE, MEMORY):
+    """`value` as a store (`file`, or a PostgreSQL URL without `log=`); ValueError naming the fix."""
+    from batchlog.engine.server_url import SERVER_SCHEMES, read_url, scheme_of, shown_address
+
+    if value == FILE:
         return value
-    scheme = value.partition("://")[0].lower()
-    if scheme not in POSTGRESQL_SCHEMES or "://" not in value:
+    shown = shown_address(value)
+    if value.lower().startswith(MEMORY):
+        raise ValueError(f"{shown!r} is not a store a loop can keep: a memory log is gone when the command exits; "
+                         f"give {STORE_FORM} (memory: is for the Python API and tests)")
+    if scheme_of(value) not in SERVER_SCHEMES:
         hint = " (a folder goes to --dir or --run-dir)" if "://" not in value and value not in ("", ".") else ""
-        raise ValueError(f"{_masked(value)!r} is not a store: give {STORE_FORM}{hint}")
-    problem = _url_problem(value)
+        raise ValueError(f"{shown!r} is not a store: give {STORE_FORM}{hint}")
+    url = read_url(value)
+    problem = url if isinstance(url, str) else _server_problem(url)
     if problem:
-        raise ValueError(f"{_masked(value)!r}: {problem}; give {STORE_FORM}")
+        raise ValueError(f"{shown!r}: {problem}; give {STORE_FORM}")
     return value
 
 
-def _url_problem(url: str) -> str:
-    """What keeps `url` from naming a PostgreSQL database ("" when nothing does)."""
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
-    except ValueError as error:
-        return f"the URL cannot be read ({error})"
-    database = parts.path.removeprefix("/")
-    if not database or "/" in database:
-        return "it names no database (.../dbname)"
-    if parts.fragment:
-        return "a URL of a database has no #fragment"
-    if any(key == "log" for key, _, _ in (pair.partition("=") for pair in parts.query.split("&"))):
+def _server_problem(url: Any) -> str:
+    """What keeps the read URL `url` from naming a PostgreSQL database a log can be named in ("" when nothing)."""
+    from batchlog.engine.address import database_problem
+
+    if url.values("log"):
         return "name the log with --log NAME, not with log= in --store"
-    return ""
+    return database_problem(url)
+
+
+def check_log_address(value: str) -> str:
+    """`value` as the address of a log a `log ...` command reads or writes: any but a memory log, which is gone when
+    the command exits (`log migrate` into one would say done and keep nothing); ValueError naming the fix."""
+    if value.lower().startswith(MEMORY):
+        raise ValueError(f"{value!r} is a memory log, gone when the command exits: give a file (events.jsonl) or "
+                         "postgresql://host/dbname?log=NAME (memory: is for the Python API and tests)")
+    return value
 
 
 def check_log_name(value: str) -> str:
@@ -86,25 +93,16 @@ def check_log_name(value: str) -> str:
         raise ValueError(str(error)) from None
 
 
-def _masked(url: str) -> str:
-    """`url` with its password hidden, for messages."""
-    from batchlog.engine.address import hide_password
-
-    return hide_password(url)
-
-
 # ─── the choice and the address ─────────────────────────────────────────────
 
 
 @attrs.frozen
 class Store:
     """The store a command keeps its log in (`url` None: the file) and the log's name there (None: the name of
-    the loop's folder). `options`: the `--store`/`--log` words a command printed for the agent must carry to reach
-    the same log (those given as options; a store from BATCHLOG_STORE is found again by the printed command)."""
+    the loop's folder)."""
 
     url: str | None = None
     log: str | None = None
-    options: tuple[str, ...] = ()
 
     @property
     def is_file(self) -> bool:
@@ -117,6 +115,19 @@ class Store:
     def address(self, folder: Path) -> str:
         """The address of the log of the loop whose files are in `folder`."""
         return log_address(self.url, self.log, folder)
+
+    def printed(self, folder: Path) -> tuple[str, ...]:
+        """The `--store`/`--log` words a command printed for people and agents carries, so that pasted anywhere,
+        whatever BATCHLOG_STORE then says, it reaches this log of the loop in `folder`: on a server, its URL
+        without any secret (the driver takes a password from PGPASSWORD or ~/.pgpass) and the log's name; on the
+        file, `--store file` when BATCHLOG_STORE names a server, else nothing (the file is the default; a command
+        printed so and pasted where BATCHLOG_STORE names a server goes there: README, "Many machines")."""
+        if self.is_file:
+            return ("--store", FILE) if os.environ.get(STORE_ENV, FILE) != FILE else ()
+        from batchlog.engine.address import parse_address
+        from batchlog.engine.server_url import shown_address
+
+        return ("--store", shown_address(self.url), "--log", parse_address(self.address(folder)).name)
 
 
 def chosen(store: str | None = None, log: str | None = None) -> Store:
@@ -132,7 +143,6 @@ def chosen(store: str | None = None, log: str | None = None) -> Store:
                 check(value)
             except ValueError as error:
                 raise BadSetting(f"{option}: {error}", option=option) from None
-    given = store
     if store is None:
         store = os.environ.get(STORE_ENV) or None
         if store is not None:
@@ -144,20 +154,8 @@ def chosen(store: str | None = None, log: str | None = None) -> Store:
         if log is not None:
             raise BadSetting(f"--log {log} names a log on a server, and the log is in the file {LOG_NAME} of the "
                              f"loop's folder: drop --log, or give --store postgresql://... (or {STORE_ENV})", log=log)
-        return Store(options=("--store", FILE) if given == FILE and os.environ.get(STORE_ENV) else ())
-    options = (("--store", without_password(given)) if given else ()) + (("--log", log) if log is not None else ())
-    return Store(store, log, options)
-
-
-def without_password(url: str) -> str:
-    """`url` without its password, for a command printed for the agent (the driver then takes the password
-    from PGPASSWORD or ~/.pgpass, where a password belongs)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=f"{user}@{host}" if user else host).geturl()
+        return Store()
+    return Store(store, log)
 
 
 def log_address(store: str | None, name: str | None, folder: Path) -> str:

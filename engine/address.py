@@ -2,11 +2,13 @@
 
 - a file path, or `file:PATH`: the JSONL file (the embedded default);
 - `memory:NAME`: a log in this process's memory (tests);
-- `postgresql://[user[:password]@]host[:port]/dbname?log=NAME` (or `postgres://`): the log NAME in the
-  database; `log` is taken out before connecting, every other query parameter goes to the driver.
+- `postgresql://[user[:password]@]host[:port]/dbname?log=NAME` (or `postgres://`, in any case): the log NAME
+  in the database; `log` is taken out before connecting, every other query parameter goes to the driver
+  exactly as written.
 
 A log name on a server is a plain name (letters, digits, `.`, `_`, `-`), never a machine path: paths
-differ between machines, names do not.
+differ between machines, names do not. A log's address is shown (messages, JSON, printed commands) only as
+engine/server_url.py's `shown_address` renders it: without any secret.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from batchlog.engine.errors import BadAddress
+from batchlog.engine.server_url import SERVER_SCHEMES, ServerUrl, read_url, scheme_of, shown_address
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog
@@ -27,14 +30,14 @@ if TYPE_CHECKING:
 LOG_FILE_NAME = "events.jsonl"
 LOG_NAME_MAX = 200
 _LOG_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
-_SCHEMES = ("postgresql://", "postgres://")
+URL_FORM = "postgresql://[user[:password]@]host[:port]/dbname?log=NAME"
 
 
 @attrs.frozen
 class Address:
     """A parsed log address. `store`: "file", "memory" or "postgresql"; `path` (file), `name` (memory and
-    PostgreSQL), `dsn` (PostgreSQL: the URL the driver gets, without `log`); `shown`: for messages, without
-    any password."""
+    PostgreSQL), `dsn` (PostgreSQL: the URL the driver gets, without `log`); `shown`: the address as people
+    and agents see it, without any secret (`shown_address`)."""
 
     store: str
     shown: str
@@ -44,7 +47,7 @@ class Address:
 
 
 def is_server_address(text: str) -> bool:
-    return text.startswith(_SCHEMES)
+    return scheme_of(text) in SERVER_SCHEMES
 
 
 def check_log_name(name: str) -> str:
@@ -61,8 +64,7 @@ def parse_address(text: str | os.PathLike) -> Address:
     if isinstance(text, os.PathLike):
         return Address("file", str(text), path=Path(text))
     if not text:
-        raise BadAddress("an empty log address: give a path (events.jsonl), memory:NAME or "
-                         "postgresql://host/dbname?log=NAME")
+        raise BadAddress(f"an empty log address: give a path (events.jsonl), memory:NAME or {URL_FORM}")
     if text.startswith("memory:"):
         name = check_log_name(text[len("memory:"):])
         return Address("memory", text, name=name)
@@ -72,44 +74,51 @@ def parse_address(text: str | os.PathLike) -> Address:
         text = text[len("file:"):]
         if not text:
             raise BadAddress("file: names no file: give file:PATH, e.g. file:finetune/events.jsonl")
-    elif re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):
-        raise BadAddress(f"{text.split('://')[0]}:// is not a store batchlog knows: give a path (events.jsonl), "
-                         "memory:NAME or postgresql://host/dbname?log=NAME", address=text)
+    elif scheme_of(text) is not None:
+        raise BadAddress(f"{shown_address(text)} is not a store batchlog knows ({scheme_of(text)}://): give a path "
+                         f"(events.jsonl), memory:NAME or {URL_FORM}", address=shown_address(text))
     return Address("file", text, path=Path(text))
 
 
 def _server_address(text: str) -> Address:
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # here: a file command never needs it
+    shown = shown_address(text)
+    url = read_url(text)
+    if isinstance(url, str):
+        raise BadAddress(f"{shown} is not a PostgreSQL URL: {url}: write {URL_FORM}", address=shown)
+    problem = _server_problem(url)
+    if problem:
+        raise BadAddress(f"{shown} {problem}", address=shown)
+    name = check_log_name(url.values("log")[0])
+    return Address("postgresql", shown, name=name, dsn=url.replaced("log", None).text(secrets=True))
 
-    try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
-    except ValueError as exc:
-        raise BadAddress(f"{hide_password(text)} is not a PostgreSQL URL ({exc}): write "
-                         "postgresql://[user[:password]@]host[:port]/dbname?log=NAME") from None
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    names = [value for key, value in query if key == "log"]
-    rest = [(key, value) for key, value in query if key != "log"]
-    shown = hide_password(text)
+
+def _server_problem(url: ServerUrl) -> str:
+    """What keeps `url` from naming a log in a database ("" when nothing does)."""
+    names = url.values("log")
     if not names:
-        raise BadAddress(f"{shown} names no log: add ?log=NAME (a plain name, e.g. ?log=my-tuning)", address=shown)
+        return "names no log: add ?log=NAME (a plain name, e.g. ?log=my-tuning)"
     if len(names) > 1:
-        raise BadAddress(f"{shown} names more than one log: give ?log=NAME once", address=shown)
-    if not parts.path.strip("/"):
-        raise BadAddress(f"{shown} names no database: write postgresql://host/dbname?log=NAME", address=shown)
-    name = check_log_name(names[0])
-    dsn = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest), parts.fragment))
-    return Address("postgresql", shown, name=name, dsn=dsn)
+        return "names more than one log: give ?log=NAME once"
+    problem = database_problem(url)
+    return f"cannot be used: {problem}: write {URL_FORM}" if problem else ""
 
 
-def hide_password(text: str) -> str:
-    """The URL with its password (if any) replaced by `***`."""
-    return re.sub(r"^(postgres(?:ql)?://[^:@/?#]*):[^@/?#]*@", r"\1:***@", text)
+def database_problem(url: ServerUrl) -> str:
+    """What keeps `url` from naming one PostgreSQL database ("" when nothing does): the `--store` check too."""
+    for host in url.hosts.split(","):  # libpq takes several, host[:port] each ([v6 address][:port] too)
+        port = host.rpartition("]")[2].partition(":")[2] if host.startswith("[") else host.partition(":")[2]
+        if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+            return f"the URL cannot be read (the port {port!r} is not a number from 0 to 65535)"
+    database = url.path.removeprefix("/")
+    if not database or "/" in database:
+        return "it names no database (.../dbname)"
+    return ""
 
 
 def log_address(store: str | None, log_name: str | None, folder: str | os.PathLike) -> str:
     """The address of a loop's log: store `file` (or None) -> FOLDER/events.jsonl; `memory` or `memory:` ->
-    memory:NAME; a PostgreSQL URL -> that URL with log=NAME. NAME defaults to the folder's own name."""
+    memory:NAME; a PostgreSQL URL -> that URL with log=NAME (its other parameters as written). NAME defaults
+    to the folder's own name."""
     folder = Path(folder)
     if store in (None, "", "file"):
         return str(folder / LOG_FILE_NAME)
@@ -117,15 +126,12 @@ def log_address(store: str | None, log_name: str | None, folder: str | os.PathLi
     if store in ("memory", "memory:"):
         return f"memory:{name}"
     if is_server_address(store):
-        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-        parts = urlsplit(store)
-        query = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True) if key != "log"]
-        address = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode([*query, ("log", name)]), ""))
+        url = read_url(store)
+        address = store if isinstance(url, str) else url.replaced("log", name).text(secrets=True)
         _server_address(address)  # refused now, with the message, rather than at the first use
         return address
-    raise BadAddress(f"{store!r} is not a store: give file, or postgresql://[user[:password]@]host[:port]/dbname",
-                     store=store)
+    raise BadAddress(f"{shown_address(store)!r} is not a store: give file, or "
+                     "postgresql://[user[:password]@]host[:port]/dbname", store=shown_address(store))
 
 
 def recorder_for(address: str | os.PathLike | Address, *, on_wait: Any = None) -> Recorder:

@@ -35,7 +35,7 @@ class TestParse:
 
         assert (address.store, address.name) == ("postgresql", "t-1")
         assert address.dsn == "postgresql://u:secret@db.example:5433/logs?sslmode=require"
-        assert address.shown == "postgresql://u:***@db.example:5433/logs?sslmode=require&log=t-1"
+        assert address.shown == "postgresql://u@db.example:5433/logs?sslmode=require&log=t-1"
 
     def test_postgres_is_a_scheme_of_the_same_store(self):
         assert parse_address("postgres://h/db?log=a").store == "postgresql"
@@ -46,7 +46,7 @@ class TestParse:
 
         address = parse_address(f"postgresql://user:{quote(password, safe='')}@h/db?log={name}")
 
-        assert address.shown == f"postgresql://user:***@h/db?log={name}"
+        assert address.shown == f"postgresql://user@h/db?log={name}"
 
     @pytest.mark.parametrize(("text", "says"), [
         ("", "an empty log address"),
@@ -56,7 +56,9 @@ class TestParse:
         ("postgresql://h/db", "names no log"),
         ("postgresql://h/db?log=a&log=b", "more than one log"),
         ("postgresql://h/?log=a", "names no database"),
-        ("postgresql://h:99999999/db?log=a", "is not a PostgreSQL URL"),
+        ("postgresql://h:99999999/db?log=a", "cannot be read"),
+        ("postgresql://u:pa/ss@h/db?log=a", "must have it percent-encoded"),
+        ("postgresql://h/db?log=a#x", "no #fragment"),
         ("postgresql://h/db?log=a/b", "is not a log name"),
         ("postgresql://h/db?log=", "is not a log name"),
         ("sqlite:///x.db", "is not a store batchlog knows"),

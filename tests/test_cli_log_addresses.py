@@ -79,7 +79,7 @@ class TestOnAServer:
     ("postgresql://127.0.0.1:5432/db", "names no log: add ?log=NAME"),
     ("postgresql://127.0.0.1:5432/db?log=../a", "is not a log name"),
     ("postgresql://127.0.0.1:5432/?log=a", "names no database"),
-    ("postgresql://u:pw@127.0.0.1:x/db?log=a", "is not a PostgreSQL URL"),
+    ("postgresql://u:pw@127.0.0.1:x/db?log=a", "cannot be read"),
     ("mysql://127.0.0.1/db", "is not a store batchlog knows"),
 ])
 def test_an_address_that_cannot_be_used_is_refused_in_one_line(address, says):

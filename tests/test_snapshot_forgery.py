@@ -146,3 +146,15 @@ def test_an_edit_before_the_snapshot_that_keeps_what_vouched_for_it_is_refused(s
         PATHS[path](open_log(store.address, REGISTRY))
 
     assert from_snapshot.value.fields["line"] == full.value.fields["line"]
+
+
+def test_the_servers_checks_see_only_pg_catalog_whatever_search_path_a_session_is_given(postgres_url, log_name):
+    """A function or operator put in another schema of the search path (ALTER ROLE ... SET search_path, or a
+    startup option, as here) cannot stand in for sha256, lag or `=` in the chain check: batchlog's sessions
+    search pg_catalog only (every table it names is named with its schema)."""
+    separator = "&" if "?" in postgres_url else "?"
+    address = f"{postgres_url}{separator}options=-csearch_path%3Dpublic%2Cpg_catalog&log={log_name}"
+
+    shown = recorder_for(address).query("SHOW search_path")[0]
+
+    assert shown == "pg_catalog"

@@ -33,10 +33,33 @@ CLOCK = "2026-12-02T16:00:00Z"
 TABLES = "batchlog.logs, batchlog.events, batchlog.snapshots"
 
 
+@pytest.fixture(scope="module")
+def private_url(postgres_url) -> str:
+    """A database of this module's own: its tests lock batchlog's tables whole, which would hold up every other
+    test on the shared database."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg2
+
+    database = f"batchlog_waits_{uuid.uuid4().hex[:10]}"
+    admin = psycopg2.connect(postgres_url)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f"CREATE DATABASE {database}")
+    parts = urlsplit(postgres_url)
+    try:
+        yield urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, ""))
+    finally:
+        with admin.cursor() as cur:
+            cur.execute(f"DROP DATABASE {database} WITH (FORCE)")
+        admin.close()
+
+
 @pytest.fixture
-def server_log(postgres_url, log_name, monkeypatch) -> str:
+def server_log(private_url, log_name, monkeypatch) -> str:
     monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)
-    address = f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}"
+    address = f"{private_url}{'&' if '?' in private_url else '?'}log={log_name}"
     open_log(address, REGISTRY).append(COUNT, lambda state: [NoteAdded("a"), NoteAdded("b")])
     return address
 
@@ -80,12 +103,12 @@ def test_every_statement_outside_an_append_is_listed():
 
 class TestReadsWait:
     @pytest.mark.parametrize("read", sorted(READS))
-    def test_a_read_behind_a_lock_says_so_once_then_goes_on_when_it_is_released(self, server_log, postgres_url, read):
+    def test_a_read_behind_a_lock_says_so_once_then_goes_on_when_it_is_released(self, server_log, private_url, read):
         said: list[str] = []
         unlocked = READS[read](recorder_for(server_log))
         recorder = recorder_for(server_log, on_wait=said.append)
         recorder.connection()
-        holder = Holder(postgres_url)
+        holder = Holder(private_url)
         try:
             recorder.on_wait = lambda text: (said.append(text), holder.release())
 
@@ -97,12 +120,12 @@ class TestReadsWait:
         assert len(said) == 1 and said[0].startswith(f"waiting for the lock on {recorder.address}: "), said
 
     @pytest.mark.parametrize("read", sorted(READS))
-    def test_a_read_behind_a_lock_gives_up_after_the_timeout(self, server_log, postgres_url, read, monkeypatch):
+    def test_a_read_behind_a_lock_gives_up_after_the_timeout(self, server_log, private_url, read, monkeypatch):
         monkeypatch.setenv(LOCK_TIMEOUT_ENV, "0")
         said: list[str] = []
         recorder = recorder_for(server_log, on_wait=said.append)
         recorder.connection()
-        holder = Holder(postgres_url)
+        holder = Holder(private_url)
         try:
             with pytest.raises(LockTimeout) as gave_up:
                 READS[read](recorder)
@@ -112,9 +135,9 @@ class TestReadsWait:
         assert len(said) == 1 and LOCK_TIMEOUT_ENV in gave_up.value.message
         assert READS["exists"](recorder)  # the recorder is usable again once the lock is gone
 
-    def test_a_view_through_open_log_is_announced(self, server_log, postgres_url):
+    def test_a_view_through_open_log_is_announced(self, server_log, private_url):
         said: list[str] = []
-        holder = Holder(postgres_url, f"LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
+        holder = Holder(private_url, f"LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
         try:
             log = open_log(server_log, REGISTRY, on_wait=lambda text: (said.append(text), holder.release()))
 
@@ -126,11 +149,11 @@ class TestReadsWait:
 
 
 class TestAppends:
-    def test_an_append_behind_a_table_lock_says_so_and_goes_on(self, server_log, postgres_url):
+    def test_an_append_behind_a_table_lock_says_so_and_goes_on(self, server_log, private_url):
         said: list[str] = []
         log = open_log(server_log, REGISTRY)
         log.recorder.connection()
-        holder = Holder(postgres_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
+        holder = Holder(private_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
         try:
             log.on_wait = lambda text: (said.append(text), holder.release())
 
@@ -145,13 +168,13 @@ class TestTheCommandLine:
     """A view run as a process, behind a LOCK TABLE another session holds: its announcement is read from its
     stderr as it prints it (the handshake); then the lock is released, or the view left to time out."""
 
-    def _tuning_on_server(self, tmp_path: Path, postgres_url: str, log_name: str) -> list[str]:
+    def _tuning_on_server(self, tmp_path: Path, private_url: str, log_name: str) -> list[str]:
         folder = tmp_path / "finetune"
         shutil.copytree(IN_PROGRESS, folder)
-        address = f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}"
+        address = f"{private_url}{'&' if '?' in private_url else '?'}log={log_name}"
         assert invoke("log", "migrate", folder / "events.jsonl", address).code == 0
         (folder / "events.jsonl").unlink()
-        return ["--dir", str(folder), "--store", postgres_url, "--log", log_name]
+        return ["--dir", str(folder), "--store", private_url, "--log", log_name]
 
     def _started(self, args: list[str], timeout: str) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", "batchlog.cli.main", *args], cwd=ROOT, text=True,
@@ -160,13 +183,13 @@ class TestTheCommandLine:
                                      LOCK_TIMEOUT_ENV: timeout})
 
     @pytest.mark.parametrize("view", [["tune", "status"], ["log", "show"]], ids=["tune status", "log show"])
-    def test_a_view_waits_announced_and_answers_once_the_lock_is_released(self, tmp_path, postgres_url, log_name,
+    def test_a_view_waits_announced_and_answers_once_the_lock_is_released(self, tmp_path, private_url, log_name,
                                                                              view):
-        options = self._tuning_on_server(tmp_path, postgres_url, log_name)
-        address = f"{postgres_url}{'&' if '?' in postgres_url else '?'}log={log_name}"
+        options = self._tuning_on_server(tmp_path, private_url, log_name)
+        address = f"{private_url}{'&' if '?' in private_url else '?'}log={log_name}"
         args = [*view, *options] if view[0] == "tune" else [*view, address]
         unlocked = invoke(*args)
-        holder = Holder(postgres_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
+        holder = Holder(private_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
         try:
             process = self._started(args, "600")
             notice = process.stderr.readline()  # blocks until the view prints it: the view is at the lock
@@ -178,9 +201,9 @@ class TestTheCommandLine:
         assert notice.startswith("waiting for the lock on postgresql://") and "giving up after 600s" in notice
         assert (process.returncode, out, err) == (0, unlocked.out, "")
 
-    def test_a_view_gives_up_after_the_timeout_with_one_line(self, tmp_path, postgres_url, log_name):
-        options = self._tuning_on_server(tmp_path, postgres_url, log_name)
-        holder = Holder(postgres_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
+    def test_a_view_gives_up_after_the_timeout_with_one_line(self, tmp_path, private_url, log_name):
+        options = self._tuning_on_server(tmp_path, private_url, log_name)
+        holder = Holder(private_url, "LOCK TABLE batchlog.events IN ACCESS EXCLUSIVE MODE")
         try:
             process = self._started(["tune", "status", *options], "1")
             out, err = process.communicate()
@@ -199,7 +222,7 @@ class TestTheCommandLine:
 @pytest.fixture(params=STORES)
 def store(request, tmp_path, log_name, monkeypatch) -> Store:
     monkeypatch.setenv("BATCHLOG_CLOCK", CLOCK)
-    url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
+    url = request.getfixturevalue("private_url") if request.param == "postgresql" else None
     return store_for(request.param, log_name, tmp_path, url)
 
 

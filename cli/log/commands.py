@@ -12,7 +12,7 @@ import typer
 
 from batchlog.cli.at_option import require_within_log
 from batchlog.cli.loops import all_types, loops
-from batchlog.cli.options import At, Json
+from batchlog.cli.options import At, Json, log_address
 from batchlog.engine.errors import NotALog
 from batchlog.engine.log import EventLog
 from batchlog.engine.verify import Receipt, verify
@@ -23,9 +23,7 @@ SUMMARY_CHARS = 96
 
 
 LogAddress = Annotated[
-    str,
-    typer.Argument(metavar="LOG", show_default=False,
-                   help="the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
+    str, log_address("LOG", "the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
 ]
 
 
@@ -226,10 +224,8 @@ def _renamed(address: str, name: str) -> str:
 
 @app.command("migrate")
 def migrate_command(
-    source: Annotated[str, typer.Argument(metavar="SRC", show_default=False,
-                                          help="the log to copy: a file, or postgresql://…/dbname?log=NAME")],
-    destination: Annotated[str, typer.Argument(metavar="DST", show_default=False,
-                                               help="where to copy it (must hold no log yet)")],
+    source: Annotated[str, log_address("SRC", "the log to copy: a file, or postgresql://…/dbname?log=NAME")],
+    destination: Annotated[str, log_address("DST", "where to copy it (must hold no log yet)")],
     as_json: Json = False,
 ) -> int:
     """Copy a log between any two addresses, byte for byte: ids, the chain and receipts carry over.

@@ -17,6 +17,7 @@ from batchlog.cli import store as stores
 from batchlog.cli.folders import LOG_NAME
 from batchlog.cli.loop_log import open_loop_log
 from batchlog.cli.loops import types_for
+from batchlog.cli.printed import remember
 from batchlog.engine.files import read_regular
 from batchlog.engine.log import EventLog
 from batchlog.projections.errors import BadInput, Refused
@@ -95,7 +96,10 @@ def remove_tree(path: Path) -> None:
 
 def open_log(run_dir: Path, store: stores.Store | None = None) -> EventLog:
     """The batch's log (`<run dir>/events.jsonl`, or in `store`; None: as BATCHLOG_STORE says), with snapshots
-    (`events.jsonl.snap/`, written once a batch is long)."""
+    (`events.jsonl.snap/`, written once a batch is long); the words that reach it remembered for the hints of
+    refusals (cli/printed.py)."""
+    store = store if store is not None else stores.chosen()
+    remember("quick-batch", ("--run-dir", run_dir.as_posix(), *store.printed(run_dir)))
     return open_loop_log(QUICK_BATCH, run_dir, store)
 
 

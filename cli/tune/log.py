@@ -10,11 +10,12 @@ from pathlib import Path
 from batchlog.cli import store as stores
 from batchlog.cli.loop_log import Read, decided, open_loop_log, read_state
 from batchlog.cli.loops import types_for
+from batchlog.cli.printed import remember
 from batchlog.engine.log import EventLog
 from batchlog.engine.registry import Registry
 from batchlog.projections.tune.decider import TUNE, without_usage
 from batchlog.projections.tune.state import TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER
+from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
 
 DEFAULT_DIR = Path(DEFAULT_FOLDER)
 
@@ -25,7 +26,10 @@ def tuning_types() -> Registry:
 
 
 def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
-    """The log of the tuning in `folder` (DIR/events.jsonl, or in `store`; None: as BATCHLOG_STORE says)."""
+    """The log of the tuning in `folder` (DIR/events.jsonl, or in `store`; None: as BATCHLOG_STORE says); the
+    words that reach it remembered for the hints of refusals (cli/printed.py)."""
+    store = store if store is not None else stores.chosen()
+    remember("tune", Place(str(folder), store.printed(folder)).words())
     return open_loop_log(TUNE, folder, store)
 
 

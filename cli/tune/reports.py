@@ -135,6 +135,7 @@ def readme_command(
     Example: batchlog tune readme --dir fixtures/tune-finished --stdout
     """
     from batchlog.projections.tune.views.readme.document import readme, sections
+    from batchlog.projections.tune.views.status import Place
 
     path = file if file is not None else folder / "README.md"
     store = chosen(store_url, log_name)
@@ -145,10 +146,11 @@ def readme_command(
     old = _read(path)
     base, name = _places(folder, path)
     files = _run_files(folder)
-    new = readme(old, state, folder=name, files=files, title=_title(state, folder), base=base, newer=newer)
+    place = Place(name, store.printed(folder))  # where the next section's command finds this tuning's log
+    new = readme(old, state, folder=place, files=files, title=_title(state, folder), base=base, newer=newer)
     if not new.endswith("\n"):
         new += "\n"
-    shown = {"sections": sections(state, folder=name, files=files, base=base, newer=newer),
+    shown = {"sections": sections(state, folder=place, files=files, base=base, newer=newer),
              **read.fields()} if as_json else None
     return _write_or_check(path, old, new, check, stdout, shown)
 

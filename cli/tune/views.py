@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from batchlog.cli.store import Store
+from batchlog.cli.store import Store, chosen
 from batchlog.cli.tune.log import read_tuning
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.refusals import require_tuning, require_unfinished
@@ -45,7 +45,7 @@ def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, s
 def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
     """`tune next`: the one next step, in words, and the exact command to run; then the optional records around
     it (the usage a run still lacks is among them, hence the replay with usage)."""
-    place = Place(str(folder), store.options if store is not None else ())
+    place = Place(str(folder), (store if store is not None else chosen()).printed(folder))
     read = read_tuning(folder, at, store=store)
     step = next_step(read.state, place, newer=None if read.newer is None else str(read.newer["first"]))
     return emit(as_json, step.lines(), {**step.as_json(), **read.fields()})

@@ -38,19 +38,16 @@ _HEAD = "SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name =
 # conflicts with none another append takes).
 _TABLES = "LOCK TABLE batchlog.logs, batchlog.events, batchlog.snapshots IN ROW EXCLUSIVE MODE"
 
-# The first `n` lines, each linked to the one before it: their count, bytes, broken links, and the last's hash.
-# Only pg_catalog is searched while it runs, so no function or operator of the same name put in a schema of the
-# search path (by whoever may edit the tables) can stand in for sha256, lag or `=`.
+# The first `n` lines, each linked to the one before it: their count, bytes, broken links, and the last's hash,
+# computed by the server from the lines themselves on every call (nothing kept beside them decides it). Read in
+# seq order from the primary key; only the few columns the links need go through the window.
 _CHAIN = """
-SET LOCAL search_path = pg_catalog;
-WITH kept AS (
-    SELECT seq, line, encode(sha256(convert_to(line, 'UTF8')), 'hex') AS hash
-    FROM batchlog.events WHERE log = %(log)s AND seq BETWEEN 1 AND %(n)s),
-linked AS (SELECT seq, line, hash, lag(hash, 1, %(genesis)s) OVER (ORDER BY seq) AS before FROM kept)
-SELECT count(*), coalesce(sum(octet_length(line) + 1), 0),
-       count(*) FILTER (WHERE right(line, 75) IS DISTINCT FROM ',"prev":"' || before || '"}'),
+SELECT count(*), coalesce(sum(size), 0), count(*) FILTER (WHERE tail IS DISTINCT FROM ',"prev":"' || before || '"}'),
        max(hash) FILTER (WHERE seq = %(n)s)
-FROM linked
+FROM (SELECT seq, size, tail, hash, lag(hash, 1, %(genesis)s) OVER (ORDER BY seq) AS before
+      FROM (SELECT seq, octet_length(line) + 1 AS size, right(line, 75) AS tail,
+                   encode(sha256(convert_to(line, 'UTF8')), 'hex') AS hash
+            FROM batchlog.events WHERE log = %(log)s AND seq BETWEEN 1 AND %(n)s ORDER BY seq) AS kept) AS linked
 """
 
 
@@ -86,7 +83,7 @@ class PostgresRecorder:
 
     def _lost(self, exc: BaseException) -> StoreUnavailable:
         self.close()
-        return StoreUnavailable(f"{self.address} cannot be read: {first_line(exc)}: check the server, then run the "
+        return StoreUnavailable(f"{self.address} cannot be read: {first_line(exc, self.dsn)}: check the server, then run the "
                                 "command again", address=self.address)
 
     def query(self, sql: str, params: Any = None, *, rows: bool = False) -> Any:
@@ -205,13 +202,13 @@ class PostgresRecorder:
                 conn.commit()
             except psycopg2.Error as exc:
                 self.close()
-                raise WriteFailed(f"cannot append to {self.address}: {first_line(exc)}: the command may or may not "
+                raise WriteFailed(f"cannot append to {self.address}: {first_line(exc, self.dsn)}: the command may or may not "
                                   "have been recorded; run it again (a repeat appends nothing when it was)",
                                   path=self.address) from None
             committed = True
         except psycopg2.Error as exc:  # from the body: the transaction never committed
             self.close()
-            raise WriteFailed(f"cannot append to {self.address}: {first_line(exc)}: nothing was recorded; check "
+            raise WriteFailed(f"cannot append to {self.address}: {first_line(exc, self.dsn)}: nothing was recorded; check "
                               "the server, then run the command again", path=self.address) from None
         finally:
             self._in_session = False

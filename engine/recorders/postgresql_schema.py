@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from batchlog.engine.chain import GENESIS
 from batchlog.engine.errors import StoreUnavailable
 from batchlog.engine.recorders.wait import LockWait, OnWait
+from batchlog.engine.server_url import scrubbed
 
 T = TypeVar("T")
 
@@ -90,9 +91,11 @@ def driver() -> Any:
     return psycopg2
 
 
-def first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException, dsn: str) -> str:
+    """The first line of what the driver or the server said, without a secret of `dsn` (libpq repeats what it
+    was given in some of its errors)."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    return scrubbed(text.splitlines()[0], dsn) if text else type(exc).__name__
 
 
 def lock_timeout_ms(seconds: float) -> int:
@@ -131,23 +134,26 @@ def connect(dsn: str, shown: str, on_wait: OnWait = None) -> Any:
     try:
         conn = psycopg2.connect(dsn, connect_timeout=CONNECT_TIMEOUT_S, application_name="batchlog")
     except psycopg2.OperationalError as exc:
-        raise StoreUnavailable(f"cannot connect to {shown}: {first_line(exc)}: check that the server runs and "
+        raise StoreUnavailable(f"cannot connect to {shown}: {first_line(exc, dsn)}: check that the server runs and "
                                "that the host, port, database, user and password are right (a password may "
                                "also come from PGPASSWORD or ~/.pgpass)", address=shown) from None
     except psycopg2.ProgrammingError as exc:  # libpq refused the URL itself (an unknown parameter)
-        raise StoreUnavailable(f"cannot use {shown}: {first_line(exc)}", address=shown) from None
+        raise StoreUnavailable(f"cannot use {shown}: {first_line(exc, dsn)}", address=shown) from None
     try:
         conn.set_session(isolation_level=psycopg2.extensions.ISOLATION_LEVEL_READ_COMMITTED, autocommit=False)
         conn.set_client_encoding("UTF8")  # lines go and come as their exact UTF-8 bytes, whatever PGCLIENTENCODING says
         with conn.cursor() as cur:
+            # Only pg_catalog on the search path: no function or operator put in another schema (by whoever may
+            # edit the tables, e.g. with ALTER ROLE ... SET search_path) can stand in for sha256, lag or `=` in
+            # the checks the server runs; every table batchlog names is named with its schema.
             cur.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_S * 1000}; "
-                        f"SET lock_timeout = {lock_timeout_ms(0)}")
+                        f"SET lock_timeout = {lock_timeout_ms(0)}; SET search_path = pg_catalog")
         conn.commit()
         waited(conn, wait, lambda conn: _set_up(conn, shown))
         conn.commit()
     except psycopg2.Error as exc:
         conn.close()
-        raise StoreUnavailable(f"cannot set up the batchlog tables in {shown}: {first_line(exc)}: the user needs "
+        raise StoreUnavailable(f"cannot set up the batchlog tables in {shown}: {first_line(exc, dsn)}: the user needs "
                                "the right to create a schema in that database (or ask its owner to run batchlog "
                                "once)", address=shown) from None
     except BaseException:

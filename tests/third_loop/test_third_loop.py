@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 
+from batchlog.engine.snapshots.file import Snapshots
+from batchlog.engine.snapshots.key import key_id
 from tests.clirunner import invoke
 from tests.third_loop.events import REGISTRY
 from tests.third_loop.versions import VERSIONS
@@ -52,7 +54,7 @@ class TestThroughTheCli:
     def test_its_views_snapshot_and_log_verify_compares_the_snapshot(self, tmp_path):
         tally("first", cwd=tmp_path)
         tally(*WORDS, cwd=tmp_path)
-        snapshot = tmp_path / "tally" / "events.jsonl.snap" / "tally.json"
+        snapshot = Snapshots.key_folder(tmp_path / "tally" / "events.jsonl", key_id()) / "tally.json"
         assert snapshot.is_file()
         tally("extra", cwd=tmp_path)
         from_snapshot = tally(cwd=tmp_path).out

@@ -117,14 +117,17 @@ def placeholder_refusal(option: str, value: str) -> str | None:
 @attrs.frozen
 class Place:
     """Where a printed command finds the tuning: its folder, and the options that name its log elsewhere than in
-    the folder (`--store URL --log NAME`, as the command that printed it was given them)."""
+    the folder (`--store URL --log NAME`: cli/store.py's `Store.printed`)."""
 
     folder: str = DEFAULT_FOLDER
     log_options: tuple[str, ...] = ()
 
+    def words(self) -> tuple[str, ...]:
+        """The option words a printed command carries (`--dir` only when the folder is not the default)."""
+        return (() if self.folder == DEFAULT_FOLDER else ("--dir", self.folder)) + self.log_options
+
     def options(self) -> str:
-        words = (() if self.folder == DEFAULT_FOLDER else ("--dir", self.folder)) + self.log_options
-        return "".join(f" {shlex.quote(word)}" for word in words)
+        return "".join(f" {shlex.quote(word)}" for word in self.words())
 
 
 def next_step(state: TuneState, folder: str | Place = DEFAULT_FOLDER, newer: str | None = None) -> NextStep:

@@ -17,16 +17,17 @@ from batchlog.projections.tune.views.readme.map import mermaid_map
 from batchlog.projections.tune.views.readme.results import results
 from batchlog.projections.tune.views.readme.sections import difficult, next_section, plan, settings, where
 from batchlog.projections.tune.state import RUNS_PER_HALF, TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER
+from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
 
 SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "log", "results", "next")
 MARKER = re.compile(r"^[ \t]*<!-- batchlog:(begin|end) ([A-Za-z0-9_-]+) -->[ \t\r]*$")
 
 
-def sections(state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
+def sections(state: TuneState, *, folder: str | Place = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
              base: str = "", newer: str | None = None) -> dict[str, str]:
     """Every section's markdown, by name. `folder` is the tuning's folder as commands name it (for `next`,
-    run from the folder that holds it); `files` the files under it that links may point at (see
+    run from the folder that holds it; a `Place` when its log is elsewhere, with the options that reach it);
+    `files` the files under it that links may point at (see
     readme_batches); `base` the way from the README's folder to the tuning's ("" beside it, else ending in
     `/`), so that every path in the README is relative to the README and reads the same on every clone; `newer`
     what the log holds that is newer than this batchlog (then `next` says to upgrade it)."""
@@ -177,7 +178,7 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
     ])
 
 
-def readme(text: str, state: TuneState, *, folder: str = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
+def readme(text: str, state: TuneState, *, folder: str | Place = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
            title: str = "the tuning", base: str = "", newer: str | None = None) -> str:
     """The README `text` brought up to date with the log's `state` (the arguments: see `sections`)."""
     return splice(text, sections(state, folder=folder, files=files, base=base, newer=newer), title)

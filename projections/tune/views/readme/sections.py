@@ -28,7 +28,7 @@ from batchlog.projections.tune.views.readme.facts import (
     plural,
 )
 from batchlog.projections.tune.state import FINAL, TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER, next_step
+from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place, next_step
 
 NOT_STARTED = "No tuning has been started in this folder yet."
 
@@ -285,8 +285,9 @@ def memory_line(state: TuneState) -> str:
     return f"Last good memory: {plural(kept.nodes, 'node')}, from {kept_batches(state)} (kept at seq {kept.seq})."
 
 
-def next_section(state: TuneState, folder: str = DEFAULT_FOLDER, newer: str | None = None) -> str:
-    """What `batchlog tune next` says, in words, then the command (the optional records are `tune next`'s)."""
+def next_section(state: TuneState, folder: str | Place = DEFAULT_FOLDER, newer: str | None = None) -> str:
+    """What `batchlog tune next` says, in words, then the command (`folder`: where it finds the tuning; the
+    optional records are `tune next`'s)."""
     if state.foreign:
         return "This log is not a tuning's."
     step = next_step(state, folder, newer)
