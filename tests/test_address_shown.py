@@ -154,7 +154,8 @@ PLACES = {
     ("cli/fast_views.py", "_value", "text"): NOT_AN_ADDRESS,  # an option's value made a Path
     ("cli/log/commands.py", "_say", "text"): NOT_AN_ADDRESS,  # a wait's or a note's words, made with `address`
     ("cli/loop_log.py", "_say", "text"): NOT_AN_ADDRESS,
-    ("cli/loop_log.py", "state_of", "stores.shown(log)"): RENDERED,
+    ("cli/loop_log.py", "read_state", "stores.shown(log)"): RENDERED,
+    ("cli/tune/log.py", "tuning_state", "store"): NOT_SHOWN,
     ("cli/quick_batch/briefs.py", "expand_briefs", "given"): NOT_AN_ADDRESS,  # a brief's path
     ("cli/quick_batch/commands.py", "hand_out", "shown"): NOT_AN_ADDRESS,  # the run folder's path
     ("cli/quick_batch/commands.py", "record_target", "given"): NOT_AN_ADDRESS,  # an exit-code map

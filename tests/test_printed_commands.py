@@ -177,7 +177,7 @@ SITES = {
     ("projections/tune/decide/loop.py", "_require_last_run_graded"): (1, "hint"),
     ("projections/tune/decide/loop.py", "start_run"): (1, "hint"),
     ("projections/tune/decide/loop.py", "_check_half_order"): (3, "hint"),
-    ("projections/tune/decide/loop.py", "start_final"): (1, "hint"),
+    ("projections/tune/decide/loop.py", "start_final"): (2, "hint"),
     ("projections/tune/decide/loop.py", "grade_run"): (1, "hint"),
     ("projections/tune/decide/records.py", "fix_difficult"): (1, "hint"),
     ("projections/tune/decide/refusals.py", "require_tuning"): (1, "hint"),
@@ -232,7 +232,9 @@ FINISHED = {
 QUICK_HINTS = {"require_log": "batchlog quick-batch import", "already_taken": "batchlog quick-batch next"}
 
 
-def test_every_hint_site_is_triggered():
+def test_every_function_with_a_hint_is_triggered():
+    """Once each: a function's hints all pass the same error boundary (start_final's second, for difficult cases
+    still open when every case was used, is not set up here)."""
     hints = {function for (_, function), (_, kind) in SITES.items() if kind == "hint"}
     triggered = {name.partition(":")[0] for name in TRIGGERS} | set(FINISHED) | set(QUICK_HINTS)
 
