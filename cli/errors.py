@@ -31,23 +31,26 @@ def exit_code(error: BaseException) -> int:
 
 
 def guarded(command: Callable[[], int], render: Render) -> int:
-    """Run `command`; every error it raises is rendered on stderr and becomes its exit code (the one place)."""
+    """Run `command`; every error it raises is rendered on stderr and becomes its exit code (the one place). The
+    words a refusal's hint gets are the ones this command remembered (cli/printed.py), never an earlier one's."""
+    from batchlog.cli.printed import this_command
     from batchlog.engine.errors import EngineError
     from batchlog.projections.errors import Refused
 
-    try:
-        return command()
-    except (EngineError, Refused) as error:
-        code = exit_code(error)
-        render(error, code)
-        return code
-    except BrokenPipeError:  # the reader went away: nothing more can be said to it
-        return EXIT_REFUSED
-    except Exception as error:  # a bug: one line for users, a traceback for tests
-        if os.environ.get("BATCHLOG_DEBUG"):
-            raise
-        render(error, EXIT_REFUSED)
-        return EXIT_REFUSED
+    with this_command():
+        try:
+            return command()
+        except (EngineError, Refused) as error:
+            code = exit_code(error)
+            render(error, code)
+            return code
+        except BrokenPipeError:  # the reader went away: nothing more can be said to it
+            return EXIT_REFUSED
+        except Exception as error:  # a bug: one line for users, a traceback for tests
+            if os.environ.get("BATCHLOG_DEBUG"):
+                raise
+            render(error, EXIT_REFUSED)
+            return EXIT_REFUSED
 
 
 def reported(command: Callable[[], int], as_json: bool) -> int:

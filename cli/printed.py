@@ -12,10 +12,22 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 _WHERE: ContextVar[tuple[str, tuple[str, ...]] | None] = ContextVar("printed_where", default=None)
 _HINT = re.compile(r"`(batchlog [^`]*)`")
+
+
+@contextmanager
+def this_command() -> Iterator[None]:
+    """While one command runs (in a process that runs several, as the tests do): nothing remembered before it."""
+    token = _WHERE.set(None)
+    try:
+        yield
+    finally:
+        _WHERE.reset(token)
 
 
 def remember(group: str, words: tuple[str, ...]) -> None:

@@ -10,7 +10,7 @@ from types import ModuleType
 
 import attrs
 
-SNAPSHOT_FORMAT = 3  # batchlog.engine.snapshots.document.FORMAT: part of every key, so a new format orphans old snapshots
+SNAPSHOT_FORMAT = 3  # snapshots/document.py's FORMAT: part of every key, so a new format orphans old snapshots
 
 _computed: dict[tuple[str, ...], str] = {}
 

@@ -48,7 +48,7 @@ class TestQuickRun:
             if floor:
                 floors += 1
                 assert floor.endswith("×)") and float(floor[:-2]) > 0
-        # tune status's replay, its view from a snapshot (the CRC before it) and the view as a process (a process
+        # tune status's replay, its view from a snapshot (the digest before it) and the view as a process (a process
         # that only starts and imports); with the seeds, also the quick batch's replay and the two node rows
         assert floors == 3 + QUICK_BATCH_SEED.is_file() + 2 * (BATCH_MJS.is_file() and shutil.which("node") is not None)
         assert code == (0 if all(not r[6].startswith("FAIL") for r in rows) else 1)

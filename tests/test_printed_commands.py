@@ -216,7 +216,8 @@ TRIGGERS = {
                                             "batchlog tune run start --batch 3 --kind mem"),
     "_check_half_order: no-memory not passed": (
         [["tune", "run", "grade", "batch03-nomem-run1", "--verdict", "VOID", *T]],
-        ["tune", "run", "start", "--batch", "3", "--kind", "mem", *T], "batchlog tune run start --batch 3 --kind nomem"),
+        ["tune", "run", "start", "--batch", "3", "--kind", "mem", *T],
+        "batchlog tune run start --batch 3 --kind nomem"),
     "_check_half_order: with memory passed": (MEM_PASSED, ["tune", "run", "start", "--batch", "3", "--kind", "mem", *T],
                                               "batchlog tune next"),
     "_require_memory_kept": (MEM_PASSED, ["tune", "next-batch", "-o", "my-tune/b.json", *T],

@@ -96,7 +96,8 @@ NO_STATEMENT = {"close", "connection", "locked", "unfinished"}  # no statement o
 
 
 def test_every_statement_outside_an_append_is_listed():
-    public = {name for name in vars(PostgresRecorder) if not name.startswith("_") and callable(getattr(PostgresRecorder, name))}
+    public = {name for name in vars(PostgresRecorder)
+              if not name.startswith("_") and callable(getattr(PostgresRecorder, name))}
 
     assert public - NO_STATEMENT == set(READS)
 

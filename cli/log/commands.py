@@ -23,7 +23,8 @@ SUMMARY_CHARS = 96
 
 
 LogAddress = Annotated[
-    str, log_address("LOG", "the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
+    str,
+    log_address("LOG", "the log: a file (events.jsonl), or postgresql://[user[:password]@]host[:port]/dbname?log=NAME"),
 ]
 
 
