@@ -60,7 +60,8 @@ class TestAfterAFailedFinalCheck:
 
         result = tune(failed, *args)
 
-        assert result.code == 1 and "`batchlog tune difficult add b --reason wrong --run final-run1`" in result.err
+        hint = f"`batchlog tune difficult add b --reason wrong --run final-run1 --dir {failed}`"  # cli/printed.py
+        assert result.code == 1 and hint in result.err, result.err
         assert (failed / "events.jsonl").read_bytes() == before
 
     def test_once_listed_the_next_batch_holds_it_and_the_final_check_runs_again_after(self, failed):

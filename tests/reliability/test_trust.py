@@ -534,5 +534,5 @@ class TestHostileInputs:
                         env={**USER_ENV, "BATCHLOG_LOCK_TIMEOUT": value})
 
         assert result.code == USAGE, (result.out, result.err)
-        assert "BATCHLOG_LOCK_TIMEOUT" in result.err and "finite number" in result.err
+        assert "BATCHLOG_LOCK_TIMEOUT" in result.err and "a number from 0 to 2147483" in result.err
         assert (folder / "events.jsonl").read_bytes() == before
