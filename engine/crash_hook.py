@@ -15,6 +15,7 @@ WUNTRACED), does what it must while the process is held exactly there, and lets 
 never a sleep. Besides the points above (`append.mid_write`: the part written, stopped, then the rest written):
   read.marker_read      a reader has read the unfinished-command marker, not yet the file's size
   read.before_recheck   a reader has read the size, the tail and the marker's meaning, not the marker again
+  read.settled          a reader has settled what it will read, and read no line yet
 """
 
 from __future__ import annotations

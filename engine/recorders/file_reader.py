@@ -122,6 +122,7 @@ class TrustedLines:
             self.torn = reader.torn
             return
         found = settle(fd, self.path, self.start.offset)
+        pause_point("read.settled")
         self.unfinished = found.marker
         ends = [found.complete, found.marker.start, self.limit]
         stop = min(end for end in ends if end is not None)

@@ -128,3 +128,13 @@ def holder(folder: Path, *, then_die: bool) -> int:
     assert os.read(read_end, 1) == b"x"
     os.close(read_end)
     return pid
+
+
+def wait_stopped(pid: int) -> None:
+    """Return once the child has stopped itself at a pause point (engine/crash_hook.py): the handshake."""
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), f"the child ended instead of pausing: {os.waitstatus_to_exitcode(status)}"
+
+
+def resume(pid: int) -> None:
+    os.kill(pid, signal.SIGCONT)
