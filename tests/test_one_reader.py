@@ -2,8 +2,9 @@
 recorder's line source, which stops where a command that was never finished begins.
 
 The paths are found in the code, not written down from memory: every function of batchlog (engine/, cli/,
-projections/) that calls a line source (`.lines(...)`, `Scan(...)`, `LineReader(...)`, `TrustedLines(...)`, or
-reads a file log at offsets, `.reading()`). Each must be listed below, as the door itself or with the commands
+projections/) that calls a line source (`.lines(START, ...)`: a line source takes where to start, which tells it
+from a view's `lines()` of text; `Scan(...)`, `LineReader(...)`, `TrustedLines(...)`), or reads a file log at
+offsets (`.reading()`). Each must be listed below, as the door itself or with the commands
 that run it; a new path fails `test_every_reader_of_a_log_is_listed` until it is. Each listed reader then runs
 on a tuning whose `next-batch -o` (two events) was killed part way, the log reached by its path, through a
 symlink and through a hard link: none counts, shows as events, copies, keeps or gives a receipt for the half
@@ -42,12 +43,11 @@ THE_DOOR = {
     "batchlog.engine.recorders.memory.MemorySession.lines": "hands on the memory recorder's",
     "batchlog.engine.recorders.postgresql.PostgresSession.lines": "hands on the PostgreSQL recorder's",
 }
-# Callers that read a line source of a store whose appends are one step (a list assignment, a transaction),
-# which never holds part of a command, or that are not a log's lines at all.
+# Callers that read the line source of a store whose appends are one step (a list assignment, a transaction),
+# which never holds part of a command.
 NOT_A_FILE_LOG = {
     "batchlog.engine.recorders.memory.MemorySession.keep_copy": "a memory log's salvage copy",
     "batchlog.engine.recorders.postgresql.PostgresSession.keep_copy": "a PostgreSQL log's salvage copy",
-    "batchlog.cli.tune.reports._print_audit": "the audit's timeline text (`str.lines` of a view), not a log",
 }
 
 
@@ -69,7 +69,7 @@ def _walk(node: ast.AST, scope: list[str], found: set[str]) -> None:
         if isinstance(child, ast.Call):
             func = child.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name in LINE_SOURCE:
+            if name in LINE_SOURCE and (name != "lines" or child.args or child.keywords):
                 found.add(".".join(scope))
         _walk(child, scope, found)
 

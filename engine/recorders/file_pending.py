@@ -192,15 +192,15 @@ def obeyed(fd: int, size: int, store: Store, value: bytes | None) -> Marker:
     try:
         pending = parse(value)
     except (ValueError, UnicodeDecodeError):
-        return Marker(None, f"{store.shown} is not a marker batchlog wrote: ignored", True)
+        return Marker(None, f"{store.shown} is not a marker batchlog wrote: ignored")
     if pending.state != "pending" or not pending.end < size or _whole(fd, size, pending):
-        return Marker(None, "", True)  # nothing of a command there, or a finished command's marker: harmless
+        return Marker()  # nothing of a command there, or a finished command's marker: harmless
     if _line_before(fd, pending.end) != pending.before:
         return Marker(None, f"{store.shown} does not belong to these bytes (the line before the command it names is "
                             "not the one it recorded: the file was rewritten, or the marker copied or restored): "
-                            "ignored, nothing is cut", True)
+                            "ignored, nothing is cut")
     left, lines = _extent(fd, pending.end, size)
-    return Marker(pending.end, "", True, left, lines)
+    return Marker(pending.end, "", left, lines)
 
 
 def _whole(fd: int, size: int, pending: Pending) -> bool:
@@ -275,7 +275,7 @@ def cut_unfinished_command(fd: int, log_path: Path) -> tuple[Marker, Held]:
     except (ValueError, UnicodeDecodeError):
         current = None
     if current is not None and current.state != "pending":
-        return Marker(None, "", True), Held(store, current)
+        return Marker(), Held(store, current)
     found = obeyed(fd, os.fstat(fd).st_size, store, value)
     try:
         if current is None or found.ignored:

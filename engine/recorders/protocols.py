@@ -44,7 +44,6 @@ class Marker:
 
     start: int | None = None
     ignored: str = ""
-    present: bool = False
     bytes: int = 0
     lines: int = 0
 
