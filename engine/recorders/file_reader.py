@@ -12,7 +12,9 @@ the size was taken is the very one the marker names; a different value, and it s
 up to the end of that last complete line, and not past an unfinished command's start. Those bytes never
 change afterwards: a writer only adds after the last complete line, cuts a torn tail only after it, and cuts
 an unfinished command only at its start (one found whole is never cut); a salvage renames a new file over the
-name, and this descriptor keeps reading the old one. So nothing a reader has handed out is ever taken back.
+name, and this descriptor keeps reading the old one. So nothing a reader has handed out is taken back, but
+by a disk error: an append whose write or fsync fails puts the file back as it was (and says nothing was
+recorded), lines a reader may have seen whole included.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import attrs
 
+from batchlog.engine.crash_hook import pause_point
 from batchlog.engine.errors import NotALog
 from batchlog.engine.files import BINARY
 from batchlog.engine.lines import BLOCK_BYTES, LineReader, read_at
@@ -30,7 +33,6 @@ from batchlog.engine.recorders.file_lock import refuse_special_file
 from batchlog.engine.recorders.file_pending import CHECK_BYTES, marker_of, obeyed
 from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.scan import Position
-from batchlog.engine.crash_hook import pause_point
 
 SETTLE_TRIES = 64  # the marker changing between two reads microseconds apart this often: something rewrites it
 
