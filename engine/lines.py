@@ -42,9 +42,10 @@ class LineReader:
     """
 
     def __init__(self, path: str | os.PathLike, start: int = 0, block_bytes: int = BLOCK_BYTES,
-                 limit: int | None = None, fd: int | None = None) -> None:
+                 limit: int | None = None, fd: int | None = None, tail: tuple[int, bytes] | None = None) -> None:
         self.path = path
         self.fd = fd  # an open descriptor of the file, read with pread (the caller closes it); else `path` is opened
+        self.tail = tail  # (offset, bytes) of the file already read from `fd`: not read again
         self.start = start
         self.limit = limit  # read no byte at or after this offset (None: to the end)
         self.block_bytes = block_bytes
@@ -54,7 +55,7 @@ class LineReader:
     def blocks(self) -> Iterator[list[bytes]]:
         """Lists of complete lines, without their newlines, in file order."""
         if self.fd is not None:
-            yield from self._blocks(_PositionalReads(self.fd, self.start).read)
+            yield from self._blocks(_PositionalReads(self.fd, self.start, self.tail).read)
             return
         with _open_regular(self.path) as fh:
             fh.seek(self.start)
@@ -115,17 +116,28 @@ def read_at(fd: int, offset: int, size: int) -> bytes:
 
 class _PositionalReads:
     """`read(n)` over a descriptor with pread from `offset` on: one system call per read, and a read shorter
-    than asked ends the file (a regular file's reads are short only at its end), saving the empty last read."""
+    than asked ends the file (a regular file's reads are short only at its end), saving the empty last read.
+    The bytes of `tail` (offset, bytes), already read, are taken from it, up to its end."""
 
-    def __init__(self, fd: int, offset: int) -> None:
+    def __init__(self, fd: int, offset: int, tail: tuple[int, bytes] | None = None) -> None:
         self.fd = fd
         self.offset = offset
         self.ended = False
+        self.tail_at, self.tail = tail if tail is not None else (-1, b"")
 
     def read(self, size: int) -> bytes:
         if self.ended:
             return b""
-        data = read_at(self.fd, self.offset, size)
+        tail_end = self.tail_at + len(self.tail)
+        if self.tail and self.tail_at <= self.offset + size and self.offset < tail_end:
+            head = read_at(self.fd, self.offset, self.tail_at - self.offset) if self.offset < self.tail_at else b""
+            if len(head) < self.tail_at - self.offset:
+                data = head  # the file ended before the tail: as a short read says
+            else:
+                skip = max(0, self.offset - self.tail_at)
+                data = head + self.tail[skip : skip + size - len(head)]
+        else:
+            data = read_at(self.fd, self.offset, size)
         self.offset += len(data)
         self.ended = len(data) < size
         return data

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
+import orjson
 
 from batchlog.engine import clock, own_types
 from batchlog.engine.chain import line_hash
@@ -22,7 +23,8 @@ from batchlog.engine.errors import CannotEncode, LogDamaged, NewerVersion, NotAL
 from batchlog.engine.recorders.file import FileRecorder
 from batchlog.engine.recorders.protocols import LineSource, Marker, Recorder, Session
 from batchlog.engine.recorders.wait import OnWait
-from batchlog.engine.registry import Registry
+from batchlog.engine.lines import MAX_LINE_BYTES
+from batchlog.engine.registry import EventType, Registry
 from batchlog.engine.scan import Position, Problem, Scan
 
 Evolve = Callable[[Any, Event], Any]
@@ -74,7 +76,7 @@ class Replayed:
     torn: int
     end: int
     first_bad: Problem | None = None  # the first damaged line, when `bad`
-    marker: Marker = Marker()  # what the `.pending` marker said (an unfinished command, or why it was ignored)
+    marker: Marker = Marker()  # what the unfinished-command marker said (where one starts, or why it was ignored)
 
 
 @attrs.frozen
@@ -98,13 +100,42 @@ class _Tail:
 
 
 def encode_event_line(seq: int, type_: str, v: int, at: str, data: Any, prev: str) -> bytes:
-    """`encode_line`, with a value JSON cannot carry refused (CannotEncode) rather than raised as a bug."""
+    """`encode_line`, with what a reader would refuse refused here, before anything is written (CannotEncode,
+    nothing recorded): JSON nested too deep, a whole number past 64 bits, text that is not UTF-8, a line longer
+    than a reader takes (engine/lines.py's MAX_LINE_BYTES), in the reader's words."""
     try:
-        return encode_line(seq, type_, v, at, data, prev)
+        line = encode_line(seq, type_, v, at, data, prev)
     except TypeError as exc:  # orjson.JSONEncodeError: too deep, an integer past 64 bits, a type it cannot write
-        raise CannotEncode(f"the {type_} event cannot be written to the log: {exc}: nothing was recorded; JSON "
-                           "nested deeper than 255 levels and whole numbers past 64 bits cannot be logged",
-                           type=type_) from None
+        raise CannotEncode(f"the {type_} event cannot be written to the log: {_why_not_json(str(exc))}: nothing was "
+                           "recorded", type=type_) from None
+    if len(line) > MAX_LINE_BYTES:
+        raise CannotEncode(f"the {type_} event cannot be written to the log: its line would be {len(line)} bytes, "
+                           f"longer than {MAX_LINE_BYTES >> 20} MiB, the most a line may hold: nothing was recorded; "
+                           "give it less (fewer or shorter items)", type=type_, bytes=len(line))
+    return line
+
+
+def _why_not_json(said: str) -> str:
+    """orjson's reason, in the words of the log's limits."""
+    if "Recursion limit" in said:
+        return "its data is nested deeper than 255 levels, the most JSON in the log may be"
+    if "64-bit" in said:
+        return "it holds a whole number past 64 bits, which JSON readers cannot all keep exactly"
+    if "UTF-8" in said:
+        return "it holds text that is not valid UTF-8 (a lone surrogate: e.g. undecodable bytes in an argument)"
+    return f"its data is not JSON the log can hold ({said})"
+
+
+def _refuse_unreadable(line: bytes, spec: EventType | None, type_: str) -> None:
+    """CannotEncode when a reader would not take `line` back as a `type_` event: its data, read back, does not
+    fit the type (e.g. a number JSON has no form for, written as null)."""
+    if spec is None:
+        return
+    try:
+        spec.to_domain(orjson.loads(line)["data"])
+    except (TypeError, ValueError, KeyError) as exc:
+        raise CannotEncode(f"the {type_} event cannot be written to the log: read back, its data would not fit "
+                           f"{type_} v{spec.version} ({exc}): nothing was recorded", type=type_) from None
 
 
 def _position_after(replayed: Replayed, events: Sequence[Event], payload: bytes) -> tuple[Position, int]:
@@ -147,15 +178,10 @@ class EventLog:
         return self.recorder.exists()
 
     def lines(self, start: Position, limit: int | None = None) -> LineSource:
-        """The complete lines after `start`: under an append's lock, read through it."""
+        """The trusted lines after `start` (they stop where a command that was never finished begins): the door
+        every reader of the log goes through; under an append's lock, read through it."""
         source = self._session if self._session is not None else self.recorder
         return source.lines(start, limit)
-
-    def first_line(self) -> bytes | None:
-        """The log's first complete line, whatever keeps it (None: none yet): e.g. to tell whose log it is."""
-        for block in self.lines(Position()).blocks():
-            return block[0]
-        return None
 
     def scan(self, *, at: int | None = None, start: Position = Position(), describe: bool = False,
              check_ids: bool = False, decode: bool = True) -> Scan:
@@ -195,15 +221,12 @@ class EventLog:
 
     def fold(self, projection: Projection, state: Any, start: Position, *, at: int | None = None) -> Replayed:
         """Fold the events after `start` onto `state`."""
-        # Under an append's lock an unfinished command has just been cut away: there is none to stop at.
-        marker = Marker() if self._session is not None else self.recorder.unfinished()
-        scan = Scan(self.address, self.registry, start=start, at=at, limit=marker.start, only=projection.folds,
-                    lines=self.lines)
+        scan = Scan(self.address, self.registry, start=start, at=at, only=projection.folds, lines=self.lines)
         engine_types = own_types.NAMES
         # `log.*` events are the engine's, not the domain's
         state = projection.fold_events(state, (event for event in scan if event.type not in engine_types))
         return Replayed(state, scan.position, scan.bad, tuple(scan.newer), scan.torn, scan.end, scan.first_problem,
-                        marker)
+                        scan.unfinished or Marker())
 
     def append(self, projection: Projection, decide: Decide) -> Appended:
         """Under the lock: replay, `decide(state)`, write its events in one write, fsync.
@@ -277,10 +300,11 @@ class EventLog:
                 type_, v, data = self.registry.encode(domain)
             except RecursionError:  # data nested too deep to turn into JSON: refused like orjson's own limit
                 raise CannotEncode(f"the {type(domain).__name__} event cannot be written to the log: its data is "
-                                   "nested too deep: nothing was recorded; JSON nested deeper than 255 levels "
-                                   "cannot be logged", type=type(domain).__name__) from None
+                                   "nested deeper than 255 levels, the most JSON in the log may be: nothing was "
+                                   "recorded", type=type(domain).__name__) from None
             seq = position.seq + offset
             line = encode_event_line(seq, type_, v, at, data, prev)
+            _refuse_unreadable(line, self.registry.get(type_), type_)
             id_ = line[line.index(b'"id":"') + 6 : line.index(b'"id":"') + 38].decode()
             events.append(Event(seq, type_, v, at, id_, domain))
             lines.append(line)

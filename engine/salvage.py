@@ -2,7 +2,10 @@
 
 Engine-level (no domain): the log keeps every line before the first damaged one (or up to a chosen seq),
 byte for byte, so ids and receipts of the kept events stay valid and their chain is whole; then one
-`log.salvaged` event saying what was dropped (how many lines, the event types they held) and why. One rule for every store, under the log's lock and
+`log.salvaged` event saying what was dropped (how many lines, the event types they held) and why. Its lines
+come from the log's one reader, which stops where a command that was never finished begins: such a part is
+never kept (nor counted as damage; left alone, the next append cuts it). One rule for every store, under the
+log's lock and
 through its recorder (`Rewritable`, engine/recorders/protocols.py): every byte of the log is first kept, as
 it is, as a log of its own (`<log>.damaged-<time>`, or `<log>.cut-<time>` when a sound log was cut with
 --to), then the log is cut back. A file's copy is a hard link
@@ -21,8 +24,8 @@ import orjson
 from batchlog.engine import clock
 from batchlog.engine.address import recorder_for
 from batchlog.engine.chain import GENESIS, line_hash
-from batchlog.engine.envelope import encode_line
 from batchlog.engine.errors import EngineError, NotALog
+from batchlog.engine.log import encode_event_line
 from batchlog.engine.own_types import REGISTRY as OWN_TYPES, SALVAGED
 from batchlog.engine.recorders.protocols import Recorder, Rewritable, Session
 from batchlog.engine.recorders.wait import OnWait
@@ -93,7 +96,7 @@ def salvage(address: str | os.PathLike, registry: Registry, *, to: int | None = 
         }
         version = OWN_TYPES.by_name[SALVAGED].version
         session.cut_back(kept, measured.kept_bytes,
-                         encode_line(kept + 1, SALVAGED, version, clock.now(), data, measured.last_hash))
+                         encode_event_line(kept + 1, SALVAGED, version, clock.now(), data, measured.last_hash))
     return Salvaged(shown, kept, data["dropped_lines"], data["dropped_bytes"], reason, copy, kept + 1)
 
 
@@ -139,8 +142,8 @@ def _measure(session: Session, keep: int) -> _Measured:
             else:
                 name = _type_of(line)
                 dropped[name] = dropped.get(name, 0) + 1
-    return _Measured(kept, kept_bytes, GENESIS if last is None else line_hash(last), lines, source.end + source.torn,
-                     dropped)
+    held = source.end + source.torn + source.unfinished.bytes
+    return _Measured(kept, kept_bytes, GENESIS if last is None else line_hash(last), lines, held, dropped)
 
 
 UNREADABLE = "(unreadable)"  # a dropped line whose type cannot be read: not JSON, or no type in it

@@ -4,7 +4,9 @@ A line is folded when it is a valid envelope whose `seq` comes after the last
 folded event, and either its `prev` is the hash of the line before it, or (when
 that link is broken) the line is intact: its `id` is the hash of its own bytes.
 A damaged line is skipped; every problem (damaged line, broken link, gap) is
-counted once, where it is, and described for `log verify`. Lock-free.
+counted once, where it is, and described for `log verify`. Lock-free. The lines
+come from the log's recorder (`lines`: the one door, which stops where a command
+that was never finished begins); a scan never opens a file itself.
 
 Two paths give the same events: the checked path (`log verify`, salvage, `log show`) runs every
 check on every line; the fast path (replays) takes the common line through inlined checks that imply
@@ -18,8 +20,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
 from hashlib import sha256
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import orjson
@@ -27,8 +29,11 @@ import orjson
 from batchlog.engine import own_types
 from batchlog.engine.chain import GENESIS
 from batchlog.engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
-from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG, LineReader
+from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG
 from batchlog.engine.registry import Registry
+
+if TYPE_CHECKING:
+    from batchlog.engine.recorders.protocols import LineSource, Marker
 
 
 @attrs.frozen
@@ -58,9 +63,10 @@ class Scan:
     After iteration: `position` (the last folded event), `end` (just past the
     last complete line read), `bad` (lines skipped), `newer` (events of a type
     or version this code does not know: read with a warning, never folded),
-    `torn` (bytes of an unfinished last line), and with `describe` the problems.
+    `torn` (bytes of an unfinished last line), `unfinished` (a command never
+    finished, which the scan stopped at), and with `describe` the problems.
     `only`: the event types to decode and yield (None: all); lines of the other known types are
-    checked from their bytes and not yielded.
+    checked from their bytes and not yielded. `path`: the log's address, as messages name it.
     """
 
     def __init__(
@@ -68,18 +74,16 @@ class Scan:
         path: str | os.PathLike,
         registry: Registry,
         *,
+        lines: Callable[[Position, int | None], LineSource],
         start: Position = Position(),
         at: int | None = None,
         describe: bool = False,
         check_ids: bool = False,
         decode: bool = True,
-        limit: int | None = None,
         only: frozenset[str] | None = None,
-        lines: Callable[[Position, int | None], Any] | None = None,
     ) -> None:
         self.path = path
-        self.lines_from = lines  # a recorder's line source (start, limit) -> blocks(), end, torn; else the file
-        self.limit = limit
+        self.lines_from = lines  # the recorder's line source: (start, limit) -> blocks(), end, torn, unfinished
         self.registry = registry
         self.start = start
         self.stop_seq = at
@@ -94,6 +98,7 @@ class Scan:
         self.problems: list[Problem] = []
         self.first_problem: Problem | None = None  # kept even without `describe`: views name it when they refuse
         self.torn = 0
+        self.unfinished: Marker | None = None  # set once the lines are read
         self.lines = start.line
         self.first_at: str | None = None
         self.stopped_early = False
@@ -106,17 +111,14 @@ class Scan:
             self.first_problem = Problem(line, code, message, seq)
 
     def __iter__(self) -> Iterator[Event]:
-        if self.lines_from is not None:
-            reader = self.lines_from(self.start, self.limit)
-        else:
-            reader = LineReader(self.path, self.start.offset, limit=self.limit)
+        reader = self.lines_from(self.start, None)
         if self.check_ids or not self.decode:
             return self._checked(reader)
         return self._fast(reader)
 
     # -- the checked path: every check on every line ------------------------------------------------
 
-    def _checked(self, reader: LineReader) -> Iterator[Event]:
+    def _checked(self, reader: LineSource) -> Iterator[Event]:
         cursor = _Cursor(self.start)
         final = None
         for block in reader.blocks():
@@ -189,14 +191,14 @@ class Scan:
             self.first_at = c.at
         return event
 
-    def _stop(self, c: _Cursor, block: list[bytes], block_start: int, block_number: int, reader: LineReader) -> None:
+    def _stop(self, c: _Cursor, block: list[bytes], block_start: int, block_number: int, reader: LineSource) -> None:
         """At the first line past `at`: the scan ends before it."""
         c.offset = block_start + sum(len(before) + 1 for before in block[: c.number - block_number])
         self._finish(c, reader)
 
     # -- the fast path: the common line inlined, any other through the checked path -----------------
 
-    def _fast(self, reader: LineReader) -> Iterator[Event]:
+    def _fast(self, reader: LineSource) -> Iterator[Event]:
         # The common line (valid envelope, linked to the line before, the next seq, a current type)
         # takes inlined checks that imply exactly what `_check` would conclude; any other line goes
         # through `_check`, the cursor's figures handed over and back.
@@ -335,11 +337,12 @@ class Scan:
         return {name.encode(): b'","v":%d,"at":"' % spec.version for name, spec in known.items()
                 if name not in self.only and '"' not in name and "\\" not in name}
 
-    def _finish(self, c: _Cursor, reader: LineReader) -> None:
+    def _finish(self, c: _Cursor, reader: LineSource) -> None:
         self.lines = c.number
         self.position = c.position()
         self.end = reader.end
         self.torn = reader.torn
+        self.unfinished = reader.unfinished
 
     def _decode(self, number: int, obj: dict) -> Event | None:
         spec = self.registry.by_name.get(obj["type"]) or own_types.REGISTRY.by_name.get(obj["type"])

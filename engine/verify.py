@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from batchlog.engine.chain import GENESIS, line_hash
+from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position, Problem, Scan
 
@@ -43,7 +44,9 @@ class Receipt:
 
 @attrs.frozen
 class Report:
-    """What `log verify` found: counts, times, problems; `trusted` when nothing is wrong."""
+    """What `log verify` found: counts, times, problems; `trusted` when nothing is wrong. A command that was never
+    finished (`unfinished`) is not damage and not events: it is named apart, as a torn tail is. `end`: the byte
+    just past the last line checked; `last_hash`: the hash of the last trusted event's line."""
 
     path: str
     lines: int
@@ -53,6 +56,9 @@ class Report:
     last_seq: int
     torn_bytes: int
     problems: tuple[Problem, ...]
+    unfinished: Marker = Marker()
+    end: int = 0
+    last_hash: str = GENESIS
 
     @property
     def trusted(self) -> bool:
@@ -68,8 +74,15 @@ class Report:
             "first_at": self.first_at,
             "last_at": self.last_at,
             "torn_tail_bytes": self.torn_bytes,
+            "unfinished": self.unfinished_part(),
             "problems": [attrs.asdict(p) for p in self.problems],
         }
+
+    def unfinished_part(self) -> dict | None:
+        """The part of a command that was never finished, where it lies (None: there is none)."""
+        if self.unfinished.start is None:
+            return None
+        return {"from_line": self.lines + 1, "lines": self.unfinished.lines, "bytes": self.unfinished.bytes}
 
 
 def verify(log: str | os.PathLike | EventLog, registry: Registry, since: Receipt | None = None) -> Report:
@@ -79,7 +92,7 @@ def verify(log: str | os.PathLike | EventLog, registry: Registry, since: Receipt
         from batchlog.engine.log import EventLog
 
         log = EventLog(log, registry)
-    scan = Scan(log.address, registry, describe=True, check_ids=True, lines=log.lines)
+    scan = Scan(log.address, registry, describe=True, check_ids=True, lines=log.lines)  # stops at an unfinished command
     for _ in scan:
         pass
     problems = [*scan.problems, *scan.newer]
@@ -95,7 +108,11 @@ def verify(log: str | os.PathLike | EventLog, registry: Registry, since: Receipt
         last_seq=scan.position.seq,
         torn_bytes=scan.torn,
         problems=tuple(problems),
+        unfinished=scan.unfinished,
+        end=scan.end,
+        last_hash=scan.position.hash,
     )
+
 
 
 def _since_problems(log: EventLog, receipt: Receipt) -> list[Problem]:

@@ -47,12 +47,14 @@ def calls_per_append(tmp_path: Path, before: int) -> collections.Counter:
 def test_a_fresh_commands_append_makes_at_most_twelve_system_calls(tmp_path):
     """A log with no snapshot yet: one descriptor of the log, locked (issue 15: the file, whatever path reached
     it) and checked to be a regular file still named by the path, for the replay (pread), the write and fsync;
-    the pending-marker and snapshot look-ups."""
+    the unfinished-command marker (an extended attribute of the log, read on that descriptor) and the snapshot
+    look-up."""
     calls = calls_per_append(tmp_path, 5)
 
     per_append = sum(calls.values()) / COUNTED
     assert per_append <= MOST_PER_APPEND, f"{per_append:.1f} per append: {dict(calls.most_common())}"
-    assert calls["openat"] == 3 * COUNTED  # the log once (its descriptor is the lock), the marker and snapshot look-ups
+    assert calls["openat"] == 2 * COUNTED  # the log once (its descriptor is the lock), the snapshot look-up
+    assert calls["fgetxattr"] == COUNTED  # the unfinished-command marker, kept on the log file itself
 
 
 def test_with_a_snapshot_it_makes_no_more_than_today(tmp_path):

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, EventType, Projection, Registry
 from batchlog.engine.registry import Raw
+from batchlog.engine.recorders.file import FileRecorder
 from batchlog.engine.scan import Scan
 from batchlog.engine.chain import line_hash
 from batchlog.engine.envelope import encode_line
@@ -144,8 +145,8 @@ class TestTheScanSeesWhatAFullScanSees:
             payload[int(where * len(payload))] = byte
         path.write_bytes(bytes(payload))
 
-        assert scan_figures(Scan(path, REGISTRY, at=at, only=ONLY), ONLY) == \
-            scan_figures(Scan(path, REGISTRY, at=at), ONLY)
+        assert scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines, at=at, only=ONLY), ONLY) == \
+            scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines, at=at), ONLY)
 
     @SETTINGS
     @given(history=histories, where=st.floats(0, 1))
@@ -154,7 +155,7 @@ class TestTheScanSeesWhatAFullScanSees:
         payload = write(path, events_of(history))
         path.write_bytes(payload[: int(where * len(payload))])
 
-        assert scan_figures(Scan(path, REGISTRY, only=ONLY), ONLY) == scan_figures(Scan(path, REGISTRY), ONLY)
+        assert scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines, only=ONLY), ONLY) == scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines), ONLY)
 
     @SETTINGS
     @given(history=histories, first=st.integers(0, 60), second=st.integers(0, 60))
@@ -167,7 +168,7 @@ class TestTheScanSeesWhatAFullScanSees:
             del lines[(i + j) // 2]
         path.write_bytes(b"".join(lines))
 
-        assert scan_figures(Scan(path, REGISTRY, only=ONLY), ONLY) == scan_figures(Scan(path, REGISTRY), ONLY)
+        assert scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines, only=ONLY), ONLY) == scan_figures(Scan(path, REGISTRY, lines=FileRecorder(path).lines), ONLY)
 
     def test_a_usage_line_is_not_parsed(self, tmp_path, monkeypatch):
         """The point of it: only the lines of the folded types reach orjson.loads (the last line is always parsed)."""
@@ -181,7 +182,7 @@ class TestTheScanSeesWhatAFullScanSees:
             "loads": staticmethod(lambda line: parsed.append(line) or orjson.loads(line)),
             "JSONDecodeError": orjson.JSONDecodeError}))
 
-        events = list(Scan(path, REGISTRY, only=ONLY))
+        events = list(Scan(path, REGISTRY, lines=FileRecorder(path).lines, only=ONLY))
 
         assert [e.type for e in events] == ["tune.tuning_started", "tune.memory_kept"]
         assert len(parsed) == 2
@@ -196,7 +197,7 @@ class TestTheScanSeesWhatAFullScanSees:
         lines[1] = lines[1].replace(*damage)
         path.write_bytes(b"".join(line + b"\n" for line in (lines if followed else lines[:2])))
 
-        selective, full = Scan(path, REGISTRY, only=ONLY), Scan(path, REGISTRY)
+        selective, full = Scan(path, REGISTRY, lines=FileRecorder(path).lines, only=ONLY), Scan(path, REGISTRY, lines=FileRecorder(path).lines)
 
         assert scan_figures(selective, ONLY) == scan_figures(full, ONLY)
         assert selective.bad >= 1
@@ -208,7 +209,7 @@ class TestTheScanSeesWhatAFullScanSees:
         renamed = encode_line(2, "tune.from_the_future", 1, AT, {}, line_hash(lines[0]))
         path.write_bytes(lines[0] + b"\n" + renamed + b"\n")
 
-        scan = Scan(path, REGISTRY, only=ONLY)
+        scan = Scan(path, REGISTRY, lines=FileRecorder(path).lines, only=ONLY)
         list(scan)
 
         assert [problem.code for problem in scan.newer] == ["newer_version"]
@@ -236,8 +237,8 @@ class TestAnySetOfFoldedTypes:
         path.write_bytes(bytes(payload))
         only = frozenset(folded)
 
-        assert scan_figures(Scan(path, MIXED, at=at, only=only), only) == \
-            scan_figures(Scan(path, MIXED, at=at), only)
+        assert scan_figures(Scan(path, MIXED, lines=FileRecorder(path).lines, at=at, only=only), only) == \
+            scan_figures(Scan(path, MIXED, lines=FileRecorder(path).lines, at=at), only)
 
 
 def test_a_projection_without_folds_sees_every_event(tmp_path):

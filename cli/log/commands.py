@@ -32,6 +32,12 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+def _note_ignored(marker) -> None:
+    """A marker of an unfinished command that was there and ignored (never obeyed) is said, once, on stderr."""
+    if marker is not None and marker.ignored:
+        sys.stderr.write(f"note: {marker.ignored}\n")
+
+
 def _existing(address: str) -> EventLog:
     """The log at `address` (any store); NotALog when there is none."""
     from batchlog.engine.address import recorder_for
@@ -67,6 +73,7 @@ def verify_command(
             raise typer.BadParameter("not a receipt: give the whole line `batchlog log head` printed",
                                      param_hint="--since")
     report = verify(log, all_types(), since=receipt)
+    _note_ignored(report.unfinished)
     verdicts = _snapshot_verdicts(log.path if log.path is not None else path) if snapshots else []
     if as_json:
         doc = report.as_dict()
@@ -101,8 +108,19 @@ def _print_report(report) -> None:
     if report.torn_bytes:
         print(f"  torn    a last line of {report.torn_bytes} byte(s) was never finished: it is skipped, "
               "and the next append removes it")
+    unfinished = report.unfinished_part()
+    if unfinished is not None:
+        print(f"  unfinished  {_unfinished_words(unfinished)}")
     for problem in report.problems:
         print(f"  problem {problem.message}")
+
+
+def _unfinished_words(part: dict) -> str:
+    """How `log verify` and `log show` name the part of a command that was never finished."""
+    first, count = part["from_line"], part["lines"]
+    where = f"line {first}" if count == 1 else f"lines {first}-{first + count - 1}"
+    return (f"{where} ({part['bytes']} bytes) are part of a command that was never finished (never acknowledged): "
+            "not events, not counted; the next append removes them")
 
 
 def summary(data: object) -> str:
@@ -148,6 +166,14 @@ def show_command(
             out.write(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}\n")
     for problem in scan.newer:
         sys.stderr.write(f"warning: {problem.message}\n")
+    _note_ignored(scan.unfinished)
+    if at is None and scan.unfinished.start is not None:  # shown as what it is, never as events
+        part = {"from_line": scan.lines + 1, "lines": scan.unfinished.lines, "bytes": scan.unfinished.bytes}
+        if as_json:
+            out.write(orjson.dumps({"unfinished_from_line": part["from_line"], "lines": part["lines"],
+                                    "bytes": part["bytes"], "message": _unfinished_words(part)}).decode() + "\n")
+        else:
+            out.write(f"{'UNFINISHED':>6}  {_unfinished_words(part)}\n")
     # `log show` is the tool to inspect a damaged log: it keeps showing, and marks each damaged line.
     for problem in scan.problems:
         if as_json:
@@ -168,9 +194,14 @@ def head_command(path: LogAddress, as_json: Json = False) -> int:
 
     Example: batchlog log head finetune/events.jsonl > finetune/RECEIPT
     """
-    scan = _existing(path).scan(decode=False)
+    log = _existing(path)
+    scan = log.scan(decode=False)  # stops where a command that was never finished begins: never in a receipt
     for _ in scan:
         pass
+    _note_ignored(scan.unfinished)
+    if scan.unfinished.start is not None:
+        sys.stderr.write(f"note: {log.address} ends with part of a command that was never finished: the receipt "
+                         "names the last acknowledged event (the next append removes that part)\n")
     position = scan.position
     receipt = Receipt(position.seq, position.hash, position.at or "")
     if as_json:
@@ -237,7 +268,7 @@ def migrate_command(
     """
     from batchlog.engine.migrate import migrate
 
-    done = migrate(source, destination, all_types(), on_wait=_say)
+    done = migrate(source, destination, all_types(), on_wait=_say, on_note=_say)
     if as_json:
         sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
     else:

@@ -1,15 +1,15 @@
 """The file recorder: a log kept as one JSONL file (the embedded default).
 
-The lock is the file's own (engine/recorders/file_lock.py); an append cuts away an unfinished command
-(engine/recorders/file_pending.py), truncates a torn tail, writes its lines in one `write`, fsyncs, and puts
-the file back on failure; a salvage keeps the damaged file beside the log and renames a new one over it. The
-only module that writes a log file.
+The lock is the file's own (engine/recorders/file_lock.py); every reader gets its lines from one reader
+(engine/recorders/file_reader.py); an append cuts away an unfinished command (engine/recorders/file_pending.py),
+truncates a torn tail, writes its lines in one `write`, fsyncs, and puts the file back on failure; a salvage
+keeps the damaged file beside the log and renames a new one over it. The only module that writes a log file.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import partial
 from hashlib import sha256
@@ -18,17 +18,13 @@ from stat import S_ISDIR, S_ISREG
 from typing import Any
 
 from batchlog.engine.chain import line_hash
-from batchlog.engine.crash_hook import crash_mid_write, crash_point
+from batchlog.engine.crash_hook import crash_point, written_mid_write
 from batchlog.engine.errors import NotALog, WriteFailed
 from batchlog.engine.files import BINARY, fsync_folder, remove_quietly
-from batchlog.engine.lines import LineReader, read_at
+from batchlog.engine.lines import read_at
+from batchlog.engine.recorders import file_pending
 from batchlog.engine.recorders.file_lock import Held, NoFolder, exclusive
-from batchlog.engine.recorders.file_pending import (
-    check_marker_belongs,
-    cut_unfinished_command,
-    marker_path,
-    write_marker,
-)
+from batchlog.engine.recorders.file_reader import TrustedLines
 from batchlog.engine.recorders.protocols import Marker, ReadAt
 from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.scan import Position
@@ -88,6 +84,15 @@ def truncate_torn_tail(fd: int, end: int) -> None:
     os.ftruncate(fd, end)
 
 
+def _write_all(fd: int, payload: bytes, written: int) -> None:
+    """Write `payload` from byte `written` on: a short write goes on, or the next write says why (EFBIG, ENOSPC)."""
+    while written < len(payload):
+        more = os.write(fd, payload[written:])
+        if not more:
+            raise OSError(28, "No space left on device (short write)")
+        written += more
+
+
 def put_back(fd: int, end: int) -> None:
     """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
     try:
@@ -103,16 +108,12 @@ class FileRecorder:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.address = str(self.path)
-        self.pending_path = marker_path(self.path)
 
     def exists(self) -> bool:
         return readable_log(self.path)
 
-    def lines(self, start: Position, limit: int | None) -> LineReader:
-        return LineReader(self.path, start.offset, limit=limit)
-
-    def unfinished(self) -> Marker:
-        return check_marker_belongs(self.path, self.pending_path)
+    def lines(self, start: Position, limit: int | None) -> TrustedLines:
+        return TrustedLines(self.path, start, limit)
 
     def signature(self) -> tuple[int, ...] | None:
         try:
@@ -150,14 +151,18 @@ class FileSession:
         self.recorder = recorder
         self.path = recorder.path
         self.held = held
+        self.marker: file_pending.Held | None = None  # once an unfinished command is cut: where the marker is
 
     def cut_unfinished(self) -> Marker:
         """Cut away the lines of a command whose append died mid-write (only when the marker belongs to this
         log); what the marker said."""
-        return cut_unfinished_command(self.path, self.recorder.pending_path)
+        found, self.marker = file_pending.cut_unfinished_command(self.held.fd, self.path)
+        return found
 
-    def lines(self, start: Position, limit: int | None) -> LineReader:
-        return LineReader(self.path, start.offset, limit=limit, fd=self.held.fd)
+    def lines(self, start: Position, limit: int | None) -> TrustedLines:
+        """Under the lock, once `cut_unfinished` ran, the log holds no unfinished command: nothing to settle."""
+        known = Marker() if self.marker is not None else None
+        return TrustedLines(self.path, start, limit, fd=self.held.fd, marker=known)
 
     def unchanged(self, token: Any, last_line_start: int, end: int, last_hash: str) -> bool:
         """Same inode, size, mtime and ctime as the last append left, and its last line hashes the same."""
@@ -174,25 +179,19 @@ class FileSession:
         return False  # a file changed since is replayed (through its snapshot): its bytes may have been rewritten
 
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, ...]:
-        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back.
+        """Write `payload` after byte `end` in one write and fsync; on failure, put the file back. A command of
+        several lines is marked before and after (engine/recorders/file_pending.py).
 
         Returns the file's signature just after the write (see `_signature`)."""
         path, fd, created = self.path, self.held.fd, self.held.created
-        several = payload.count(b"\n") > 1
-        if several:
-            write_marker(self.recorder.pending_path, end, len(payload), position.hash,
-                         line_hash(payload[: payload.index(b"\n")]))
+        marker = self._marker() if payload.count(b"\n") > 1 else None
+        if marker is not None:
+            file_pending.begin_command(marker, fd, path, end, payload, position.hash)
         try:
             if torn:
                 truncate_torn_tail(fd, end)
             crash_point("append.before_write")
-            crash_mid_write(fd, payload)
-            written = os.write(fd, payload)
-            while written < len(payload):  # a short write: the next write goes on, or says why (EFBIG, ENOSPC)
-                more = os.write(fd, payload[written:])
-                if not more:
-                    raise OSError(28, "No space left on device (short write)")
-                written += more
+            _write_all(fd, payload, written_mid_write(fd, payload))
             crash_point("append.after_write")
             os.fsync(fd)
             crash_point("append.after_fsync")
@@ -208,9 +207,37 @@ class FileSession:
                 "fix the disk, then run the command again",
                 path=str(path), errno=exc.errno,
             ) from None
-        if several:
-            remove_quietly(self.recorder.pending_path)
+        if marker is not None:
+            file_pending.end_command(marker)
         return stat
+
+    def write_blocks(self, blocks: Iterable[bytes], length: int, digest: str) -> None:
+        """The bytes of `blocks` written one block at a time into this empty log, under one marker covering them
+        all (so a crash part way leaves a command never finished, which readers stop at), one fsync at the end."""
+        path, fd = self.path, self.held.fd
+        marker = self._marker()
+        file_pending.begin_marked(marker, fd, path, 0, length, digest)
+        written = 0
+        try:
+            for block in blocks:
+                _write_all(fd, block, 0)
+                written += len(block)
+            if written != length:
+                raise OSError(f"{written} bytes came where {length} were announced")
+            os.fsync(fd)
+            if self.held.created:
+                fsync_folder(path.parent)
+        except OSError as exc:
+            put_back(fd, 0)
+            raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}: nothing was kept; free space or fix the "
+                              "disk, then run the command again", path=str(path), errno=exc.errno) from None
+        file_pending.end_command(marker)
+
+    def _marker(self) -> file_pending.Held:
+        """Where this log keeps its marker and what it says (read once per session)."""
+        if self.marker is None:
+            self.cut_unfinished()
+        return self.marker
 
     # -- salvage: the damaged file kept beside the log, a new log renamed over it ------------------
 
@@ -241,8 +268,9 @@ class FileSession:
 
     def cut_back(self, keep: int, kept_bytes: int, line: bytes) -> None:
         """The first `kept_bytes` bytes and `line`, written aside, fsynced and renamed over the log, so a crash
-        at any step leaves one whole log under its name; the `.pending` marker, which belonged to the old file,
-        goes. The snapshot files beside it stay: each is checked against the bytes it covers before it is used."""
+        at any step leaves one whole log under its name; the unfinished-command marker belonged to the old file (its
+        extended attribute stays with it; a `.pending` file beside it goes). The snapshot files beside it stay:
+        each is checked against the bytes it covers before it is used."""
         path = self.path
         with open(path, "rb") as fh:
             prefix = fh.read(kept_bytes)
@@ -253,9 +281,7 @@ class FileSession:
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(temp, path)
-            pending = self.recorder.pending_path
-            if pending.exists():
-                pending.unlink()
+            file_pending.SidecarStore(path).remove()
             folder = os.open(path.parent, os.O_RDONLY)
             try:
                 os.fsync(folder)

@@ -8,7 +8,7 @@ Nothing survives the process.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,9 +50,6 @@ class MemoryRecorder:
         # A copy of the list as it stands: a reader sees whole appends only (an append extends it in one step).
         rows = self.kept.lines[start.line :]
         return StoredLines(iter(rows), start, limit)
-
-    def unfinished(self) -> Marker:
-        return Marker()
 
     def load_snapshot(self, name: str, key_id: str) -> bytes | None:
         return self.kept.snapshots.get((name, key_id))
@@ -105,6 +102,10 @@ class MemorySession:
         kept = self.recorder.kept
         kept.lines = kept.lines[: position.line] + split_payload(payload)
         return len(kept.lines)
+
+    def write_blocks(self, blocks: Iterable[bytes], length: int, digest: str) -> None:
+        lines = [line for block in blocks for line in split_payload(block)]
+        self.recorder.kept.lines = lines  # in one step: a reader sees none of them or all
 
     def keep_copy(self, suffix: str) -> tuple[str, str]:
         """Copy every line of the log, as it is, to the memory log of its name + `suffix`."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -146,9 +146,6 @@ class PostgresRecorder:
             if in_session:
                 raise
             raise self._lost(exc) from None
-
-    def unfinished(self) -> Marker:
-        return Marker()  # a transaction is committed whole or not at all
 
     def head(self) -> tuple[int, str, int] | None:
         """(seq, hash, bytes) of the log's head row; None: no such log."""
@@ -286,6 +283,14 @@ class PostgresSession:
         self.insert(lines, position.line, new_head)
         self.head = new_head
         return new_head
+
+    def write_blocks(self, blocks: Iterable[bytes], length: int, digest: str) -> None:
+        """Each block inserted in the session's transaction: committed whole with it, or not at all."""
+        for block in blocks:
+            lines = split_payload(block)
+            after, _, size = self.head
+            self.head = (after + len(lines), line_hash(lines[-1]), size + len(block))
+            self.insert(lines, after, self.head)
 
     def insert(self, lines: list[bytes], after: int, head: tuple[int, str, int]) -> None:
         """Insert `lines` as lines `after + 1`... and move the head (seq, hash, bytes) there."""

@@ -20,7 +20,7 @@ have in a file whatever keeps them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -37,21 +37,26 @@ ReadAt = Callable[[int, int], bytes]  # (offset, size) -> up to `size` bytes of 
 
 @attrs.frozen
 class Marker:
-    """What a recorder knows of a command whose append never finished (only a file's `.pending` marker can
-    know of one, engine/recorders/file_pending.py): where it starts (None: nowhere), and why a marker that is
-    there was ignored ("" when it was obeyed, stale or absent)."""
+    """What a reader makes of the marker of a command whose append never finished (only a file log can hold part
+    of one, engine/recorders/file_pending.py): where that command starts (None: nowhere), how many bytes and
+    lines (or pieces of one) of it are there, and why a marker that is there was ignored ("" when it was obeyed,
+    harmless or absent)."""
 
     start: int | None = None
     ignored: str = ""
-    present: bool = False
+    bytes: int = 0
+    lines: int = 0
 
 
 class LineSource(Protocol):
-    """Complete lines in order, block by block (batchlog.engine.lines.LineReader is the file's). After iteration: `end`,
-    the byte offset just past the last complete line, and `torn`, the bytes of an unfinished last line."""
+    """The log's trusted lines in order, block by block: every complete line up to where a command that was never
+    finished begins (engine/recorders/file_reader.py is the file's). After iteration: `end`, the byte offset just
+    past the last line given, `torn`, the bytes of an unfinished last line, and `unfinished`, the command never
+    finished (a `Marker`)."""
 
     end: int
     torn: int
+    unfinished: Marker
 
     def blocks(self) -> Iterator[list[bytes]]: ...
 
@@ -63,7 +68,7 @@ class Session(Protocol):
         """Cut away the lines of a command whose append died part way (files only); what was found."""
 
     def lines(self, start: Position, limit: int | None) -> LineSource:
-        """The lines after `start`, read under the lock."""
+        """The trusted lines after `start`, read under the lock."""
 
     def unchanged(self, token: Any, last_line_start: int, end: int, last_hash: str) -> bool:
         """Whether the log is exactly as the append that returned `token` left it (its last line, ending at
@@ -77,6 +82,11 @@ class Session(Protocol):
         """Keep `payload` (whole lines, each ending in a newline) after the line of `position` (the log's
         last trusted line, ending at byte `end`; `torn` bytes after it were never acknowledged): all or none,
         durable once the session ends. Returns a token for `unchanged`."""
+
+    def write_blocks(self, blocks: Iterable[bytes], length: int, digest: str) -> None:
+        """Keep the bytes of `blocks` (whole lines; `length` bytes in all, whose SHA-256 is `digest`) as the lines
+        of this log, which holds none: all or none, durable once the session ends, in the memory of one block
+        (what a migration writes)."""
 
 
 class Rewritable(Session, Protocol):
@@ -101,10 +111,8 @@ class Recorder(Protocol):
         """Whether the log holds anything yet (False: no log); NotALog when it cannot be one."""
 
     def lines(self, start: Position, limit: int | None) -> LineSource:
-        """The complete lines after `start` (lock-free), up to byte `limit` when given."""
-
-    def unfinished(self) -> Marker:
-        """Where a readable command that was never finished starts (files only), and any note about it."""
+        """The trusted lines after `start` (lock-free), up to byte `limit` when given: the one door every reader of
+        the log goes through."""
 
     def locked(self, on_wait: OnWait) -> AbstractContextManager[Session]:
         """Hold the log's lock for one append (waits bounded, announced once through `on_wait`)."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.lines import BLOCK_BYTES
+from batchlog.engine.recorders.protocols import Marker
 
 if TYPE_CHECKING:
     from batchlog.engine.recorders.protocols import LineSource
@@ -20,9 +21,12 @@ if TYPE_CHECKING:
 
 class StoredLines:
     """A `LineSource` over lines kept apart (a list, rows): blocks of whole lines, offsets counted as a file's.
+    Such a log never holds part of a command (a transaction, one list assignment): nothing to stop at.
 
     `rows` yields the lines after `start` in order, without their newlines.
     """
+
+    unfinished = Marker()
 
     def __init__(self, rows: Iterable[bytes], start: Position, limit: int | None = None) -> None:
         self.rows = rows

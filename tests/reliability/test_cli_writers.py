@@ -21,6 +21,7 @@ import pytest
 
 from batchlog.cli.tune.log import tuning_state
 from batchlog.engine import EventLog
+from batchlog.engine.crash_hook import CRASH_BYTES_ENV, CRASH_ENV
 from batchlog.engine.verify import verify
 from batchlog.engine.snapshots.file import Snapshots
 from batchlog.cli.loops import all_types
@@ -199,6 +200,72 @@ class TestCliWritersKilled:
             check_after_cli_kills(folder, reports)
 
         assert kills == CLI_KILL_ROUNDS * CLI_WRITERS_PER_ROUND
+
+
+def build_first_batch(folder: Path) -> None:
+    """`tune next-batch -o`: a command of two events (the batch built, its first run started)."""
+    tune(folder, "next-batch", "-o", folder / "runs" / "batch01-nomem-run1" / "cases.json")
+
+
+def tuning_with_a_page_edge_in_the_command(root: Path) -> tuple[Path, int]:
+    """A tuning whose `next-batch -o` command (two lines) starts in one page and ends in the next, its first line
+    whole in the first page (a case's rubric pads the tuning's first line so); the folder and the command's start."""
+    cases = [{"id": f"case-{n:02d}", "class": "abc"[n % 3]} for n in range(30)]
+    rubric = 0
+    for _ in range(3):
+        folder = root / "finetune"
+        shutil.rmtree(folder, ignore_errors=True)
+        dataset = root / "dataset.json"
+        dataset.write_bytes(orjson.dumps({"cases": [*cases[:-1], {**cases[-1], "rubric": "r" * rubric}]}))
+        assert tune(folder, "init", "--dataset", dataset, "--min-batch", "2", "--max-batch", "4").code == 0
+        start = (folder / "events.jsonl").stat().st_size
+        probe = root / "probe"
+        shutil.rmtree(probe, ignore_errors=True)
+        shutil.copytree(folder, probe)
+        build_first_batch(probe)
+        first = len((probe / "events.jsonl").read_bytes()[start:].splitlines(keepends=True)[0])
+        wanted = 4096 - first - 50  # the first line ends 50 bytes before the page's end; the second crosses it
+        if start == wanted:
+            shutil.rmtree(probe)
+            return folder, start
+        rubric += wanted - start
+    raise AssertionError("the tuning's first line could not be padded to the page")
+
+
+class TestCliCommandKilledThroughAnotherPath:
+    """Issue 23, items 2 and 3 through the CLI: a two-event command run through a symlink or a hard link to the
+    tuning's log, killed part way, or cut by a power cut that kept its size but zeroed the page holding its last
+    line; the tuning, used through its own folder, never sees half of it, and its next command cuts it away."""
+
+    @pytest.mark.parametrize("reached", ["symlink", "hard link"])
+    @pytest.mark.parametrize("how", ["killed mid-write", "power cut zeroing the last line's page"])
+    def test_the_tuning_s_own_path_finds_the_command_unfinished(self, tmp_path, reached, how):
+        folder, start = tuning_with_a_page_edge_in_the_command(tmp_path)
+        log = folder / "events.jsonl"
+        via = tmp_path / "via"
+        via.mkdir()
+        if reached == "symlink":
+            (via / "events.jsonl").symlink_to(log)
+        else:
+            os.link(log, via / "events.jsonl")
+        point = {CRASH_ENV: "append.mid_write", CRASH_BYTES_ENV: str(4096 - 50 - start + 10)} \
+            if how.startswith("killed") else {CRASH_ENV: "append.after_write"}
+
+        assert wait(fork(build_first_batch, via, env=point)) == -9
+        if how.startswith("power"):  # written, not fsynced: the page after the edge never reached the disk
+            data = log.read_bytes()
+            log.write_bytes(data[:4096] + bytes(len(data) - 4096))
+        assert [line["type"] for line in log_lines(log)][1:] == ["tune.batch_built"]  # its first line whole
+        status = tune(folder, "status", "--json")
+        built = tune(folder, "next-batch", "-o", folder / "runs" / "batch01-nomem-run1" / "cases.json")
+
+        assert status.code == 0 and orjson.loads(status.out)["batches_built"] == 0, status
+        assert "never finished" in status.err
+        assert built.code == 0, built
+        report = verify(log, all_types())
+        assert report.trusted and report.events == 3 and report.unfinished.start is None
+        assert [line["type"] for line in log_lines(log)] == ["tune.tuning_started", "tune.batch_built",
+                                                             "tune.run_started"]
 
 
 def grade_with_stderr_on(err_fd: int, out: Path, folder: Path) -> None:

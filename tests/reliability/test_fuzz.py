@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from batchlog.engine import EngineError
 from batchlog.engine.verify import Receipt, verify
 from batchlog.engine.lines import LineReader
+from batchlog.engine.recorders.file import FileRecorder
 from batchlog.engine.scan import Scan
 from batchlog.projections.errors import Refused
 from tests.reliability import model
@@ -79,8 +80,8 @@ class TestEngineReaders:
     def test_scan_replay_and_verify_raise_only_engine_errors_and_write_nothing(self, data):
         with in_a_file(data) as path:
             # One try per reader: an error from one must not skip the others.
-            for read in (lambda: list(Scan(path, model.REGISTRY, describe=True, check_ids=True)),
-                         lambda: list(Scan(path, model.REGISTRY, decode=False)),
+            for read in (lambda: list(Scan(path, model.REGISTRY, lines=FileRecorder(path).lines, describe=True, check_ids=True)),
+                         lambda: list(Scan(path, model.REGISTRY, lines=FileRecorder(path).lines, decode=False)),
                          lambda: model.open_log(path).replay(model.PROJECTION),
                          lambda: orjson.dumps(verify(path, model.REGISTRY, since=Receipt(3, "a" * 64, "")).as_dict())):
                 try:

@@ -23,11 +23,12 @@ from batchlog.engine import EventLog, open_log
 from batchlog.engine.errors import LockTimeout, LogDamaged, NotALog
 from batchlog.engine.verify import verify
 from batchlog.engine.chain import line_hash
-from batchlog.engine.recorders.file_pending import marker_text
+from batchlog.engine.recorders.file_pending import Pending
 from batchlog.engine.lines import LineReader, MAX_LINE_BYTES, OVERLONG
 from batchlog.engine.snapshots.file import Snapshots
 from batchlog.engine.snapshots.key import key_id
 from tests.clirunner import invoke
+from tests.marker_stores import STORES, set_marker, use_store
 from tests.reliability.workers import fork, hold_lock
 from tests.sample_domain import COUNT, REGISTRY, Count, NoteAdded
 
@@ -161,17 +162,20 @@ def _log_of(tmp_path: Path, name: str, texts: list[list[str]]) -> Path:
 
 
 class TestPendingMarkers:
-    @pytest.mark.parametrize("shape", ["old-format", "from-another-log"])
-    def test_a_marker_that_does_not_belong_never_cuts_the_log(self, tmp_path, shape):
+    @pytest.mark.parametrize("store", STORES)
+    @pytest.mark.parametrize("shape", ["old-format", "garbled", "from-another-log"])
+    def test_a_marker_that_does_not_belong_never_cuts_the_log(self, tmp_path, monkeypatch, store, shape):
         """Old main obeyed any `END LENGTH` marker whose range held the log's size: a 28 KB log cut to 100 bytes."""
+        use_store(store, monkeypatch, tmp_path)
         path = _log_of(tmp_path, "mine", [["a"], ["b", "c"], ["d"]])
         other = _log_of(tmp_path, "other", [["x"]])
         acknowledged = path.read_bytes()
         cut_at = len(lines_of(path)[0])
         length = len(acknowledged) - cut_at + 10  # a range that holds the log's size: old main cut at `cut_at`
-        marker = (f"{cut_at} {length}".encode() if shape == "old-format"
-                  else marker_text(cut_at, length, line_hash(lines_of(other)[-1][:-1]), line_hash(b'{"seq":99}')))
-        (path.parent / "events.jsonl.pending").write_bytes(marker)
+        marker = {"old-format": f"{cut_at} {length}".encode(), "garbled": b"\xff\0 pending",
+                  "from-another-log": Pending(3, "pending", cut_at, length, line_hash(lines_of(other)[-1][:-1]),
+                                              "0" * 64).encoded()}[shape]
+        set_marker(path, marker)
         notes: list[str] = []
         log = EventLog(path, REGISTRY, on_note=notes.append)
 
@@ -180,20 +184,23 @@ class TestPendingMarkers:
 
         assert seen == Count(4)
         assert path.read_bytes().startswith(acknowledged) and verify(path, REGISTRY).last_seq == 5
-        assert any("pending" in note and "ignored" in note for note in notes), notes
+        assert any("marker" in note and "ignored" in note for note in notes), notes
 
-    def test_a_marker_that_is_a_symlink_is_never_followed(self, tmp_path):
+    def test_a_sidecar_marker_that_is_a_symlink_is_never_followed(self, tmp_path, monkeypatch):
+        use_store("sidecar", monkeypatch, tmp_path)
         path = _log_of(tmp_path, "mine", [["a"], ["b"]])
         elsewhere = tmp_path / "planted"
-        elsewhere.write_bytes(f"0 {path.stat().st_size + 10}".encode())
+        elsewhere.write_bytes(Pending(1, "pending", 0, path.stat().st_size + 10, "0" * 64, "0" * 64).encoded())
         (path.parent / "events.jsonl.pending").symlink_to(elsewhere)
         acknowledged = path.read_bytes()
 
-        add(EventLog(path, REGISTRY), "c")
+        add(EventLog(path, REGISTRY), "c", "d")
 
-        assert path.read_bytes().startswith(acknowledged) and elsewhere.exists()
+        assert path.read_bytes().startswith(acknowledged) and elsewhere.read_bytes().startswith(b"1 pending")
+        assert verify(path, REGISTRY).last_seq == 4
 
-    def test_a_marker_that_is_a_folder_is_named_and_nothing_is_written(self, tmp_path):
+    def test_a_sidecar_marker_that_is_a_folder_is_named_and_nothing_is_written(self, tmp_path, monkeypatch):
+        use_store("sidecar", monkeypatch, tmp_path)
         path = _log_of(tmp_path, "mine", [["a"]])
         (path.parent / "events.jsonl.pending").mkdir()
         before = path.read_bytes()
@@ -202,6 +209,35 @@ class TestPendingMarkers:
             add(EventLog(path, REGISTRY), "b", "c")
 
         assert path.read_bytes() == before
+
+    @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+    def test_a_sidecar_marker_that_is_a_special_file_is_never_read(self, tmp_path, monkeypatch, kind):
+        """Opened without following links and without blocking: a FIFO or a device is ignored, named, never read."""
+        use_store("sidecar", monkeypatch, tmp_path)
+        path = _log_of(tmp_path, "mine", [["a"]])
+        marker = path.parent / "events.jsonl.pending"
+        if kind == "fifo":
+            os.mkfifo(marker)
+        else:
+            marker.symlink_to("/dev/zero")
+        notes: list[str] = []
+        log = EventLog(path, REGISTRY, on_note=notes.append)
+
+        seen = log.replay(COUNT).state
+        add(log, "b", "c")
+
+        assert seen == Count(1) and verify(path, REGISTRY).last_seq == 3
+        assert any(str(marker) in note and "ignored" in note for note in notes), notes
+
+    def test_an_attribute_marker_is_the_file_s_own_so_a_sidecar_beside_it_is_never_read(self, tmp_path,
+                                                                                      monkeypatch):
+        use_store("attribute", monkeypatch, tmp_path)
+        path = _log_of(tmp_path, "mine", [["a"], ["b"]])
+        (path.parent / "events.jsonl.pending").write_bytes(b"0 99999 " + b"0" * 64 + b" " + b"0" * 64)
+
+        add(EventLog(path, REGISTRY), "c")
+
+        assert verify(path, REGISTRY).last_seq == 3
 
     def test_a_refused_tune_init_leaves_no_folder_and_no_lock_file(self, tmp_path):
         """A dataset the log cannot carry (nested 300 deep) is refused after the lock was taken."""

@@ -33,7 +33,9 @@ def _crash_points_named_by_the_hook() -> tuple[str, ...]:
     import batchlog.engine.crash_hook
 
     doc = batchlog.engine.crash_hook.__doc__ or ""
-    return tuple(line.split()[0] for line in doc.splitlines() if line.startswith("  ") and "." in line.split()[0])
+    # A reader's pause points (`read.*`) are no command's: nothing is written there.
+    return tuple(line.split()[0] for line in doc.splitlines()
+                 if line.startswith("  ") and "." in line.split()[0] and not line.split()[0].startswith("read."))
 
 
 def tune(*args: object, env: dict[str, str] | None = None):
