@@ -132,6 +132,12 @@ PLACES = {
     ("engine/log.py", "refuse_if_damaged", "self.address"): RENDERED,
     ("engine/migrate.py", "migrate", "dst.address"): RENDERED,
     ("engine/migrate.py", "migrate", "src.address"): RENDERED,
+    ("engine/migrate.py", "_verified", "src.address"): RENDERED,
+    ("cli/log/commands.py", "head_command", "log.address"): RENDERED,
+    # The marker's own store (an attribute of a log file, or the sidecar beside it) and its place: a file's path.
+    ("engine/recorders/file_pending.py", "cut_unfinished_command", "store"): NOT_AN_ADDRESS,
+    ("engine/recorders/file_pending.py", "begin_marked", "held.store.shown"): NOT_AN_ADDRESS,
+    ("engine/recorders/file_pending.py", "obeyed", "store.shown"): NOT_AN_ADDRESS,
     ("engine/recorders/memory.py", "locked", "self.address"): RENDERED,
     ("engine/recorders/postgresql.py", "_lost", "self.address"): RENDERED,
     ("engine/recorders/postgresql.py", "_wait", "self.address"): RENDERED,

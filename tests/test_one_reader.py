@@ -246,8 +246,8 @@ READERS: dict[str, list[Callable[[Path, Path], None]]] = {
     "batchlog.engine.salvage._first_damage": [salvage],
     "batchlog.engine.salvage._measure": [salvage_to],
     "batchlog.cli.store.log_lines": [archived_lines],
-    "batchlog.engine.snapshots.file._crc_range": [through_a_snapshot],
-    "batchlog.engine.snapshots.file._crc_through_last_line": [through_a_snapshot],
+    "batchlog.engine.snapshots.file._digest_range": [through_a_snapshot],
+    "batchlog.engine.snapshots.file._digest_through_last_line": [through_a_snapshot],
     "batchlog.engine.snapshots.file._log_matches": [through_a_snapshot],
 }
 PROBES = sorted({probe for probes in READERS.values() for probe in probes}, key=lambda probe: probe.__name__)

@@ -164,7 +164,7 @@ def _inside_function(tree: ast.AST, target: ast.AST) -> bool:
 SITES = {
     ("engine/damage.py", "refuse_damaged"): (2, "address"),
     ("engine/log.py", "_refuse_untrusted"): (2, "address"),
-    ("engine/migrate.py", "migrate"): (2, "address"),
+    ("engine/migrate.py", "_verified"): (2, "address"),
     ("engine/recorders/postgresql.py", "write"): (1, "address"),
     ("cli/log/commands.py", "verify_command"): (2, "prose"),
     ("cli/log/commands.py", "show_command"): (2, "address"),
