@@ -120,7 +120,7 @@ class Scan:
 
     def _checked(self, reader: LineSource) -> Iterator[Event]:
         cursor = _Cursor(self.start)
-        final = None
+        final = previous = None
         for block in reader.blocks():
             block_start, block_number = cursor.offset, cursor.number
             final = block[-1]
@@ -128,7 +128,8 @@ class Scan:
                 cursor.number += 1
                 digest = sha256(line).hexdigest()
                 expected_prev, cursor.prev_physical = cursor.prev_physical, digest
-                outcome = self._check(cursor, line, digest, expected_prev, _parsed(line))
+                outcome = self._check(cursor, line, digest, expected_prev, _parsed(line), previous)
+                previous = line
                 if outcome is _STOP:
                     self._stop(cursor, block, block_start, block_number, reader)
                     return
@@ -140,9 +141,10 @@ class Scan:
         self._check_last(cursor, final)
         self._finish(cursor, reader)
 
-    def _check(self, c: _Cursor, line: bytes, digest: str, expected_prev: str, obj: Any) -> Any:
+    def _check(self, c: _Cursor, line: bytes, digest: str, expected_prev: str, obj: Any,
+               previous: bytes | None = None) -> Any:
         """Every check of one line, the cursor moved past it: its Event, None (skipped, or newer), or _STOP
-        (its seq is past `at`)."""
+        (its seq is past `at`). `previous`: the line before it, when the scan still has it (for a broken link)."""
         number = c.number
         c.skipped += 1
         after_bad, c.previous_bad = c.previous_bad, True
@@ -171,7 +173,9 @@ class Scan:
                           f"line {number}: seq {seq} does not come after seq {c.seq}: "
                           "lines were reordered or repeated", seq)
             return None
-        if not linked and not after_bad:
+        if not linked and not after_bad and self._edited_before(c, number, previous):
+            pass  # the line before was changed (named there, as `log verify` names it): this one is not to blame
+        elif not linked and not after_bad:
             self._problem(number, "chain_broken",
                           f"line {number} (seq {seq}): prev is not the hash of line {number - 1}: "
                           "a line was removed, inserted or moved here, or line "
@@ -190,6 +194,20 @@ class Scan:
         if self.first_at is None:
             self.first_at = c.at
         return event
+
+    def _edited_before(self, c: _Cursor, number: int, previous: bytes | None) -> bool:
+        """At a broken link: whether the line before (trusted so far: no id is checked on a linked line) was
+        itself changed, its id no longer its hash. Then that line is the damaged one, named in `log verify`'s
+        words, so every reader names the line `log verify` names; one hash, on a damaged log only."""
+        if previous is None or self.check_ids:
+            return False
+        obj = _parsed(previous)
+        id_ = obj.get("id") if type(obj) is dict else None
+        why = id_problem(previous, id_) if type(id_) is str else None
+        if why is None:
+            return False
+        self._problem(number - 1, "id_mismatch", f"line {number - 1} (seq {c.seq}): {why}", c.seq)
+        return True
 
     def _stop(self, c: _Cursor, block: list[bytes], block_start: int, block_number: int, reader: LineSource) -> None:
         """At the first line past `at`: the scan ends before it."""
@@ -217,6 +235,7 @@ class Scan:
         unread = None  # the last line if it was taken from its bytes, with the figures from before it
         last_raw = None  # the line last taken from its bytes (whose `at` is read only when needed)
         final = None  # the last line read
+        last_of_block = None  # the last line of the block before (the line before a block's first)
         for block in reader.blocks():
             block_start, block_number = c.offset, number
             final = block[-1]
@@ -277,7 +296,9 @@ class Scan:
                     c.seq, c.hash, c.at, c.previous_bad = last_seq, last_hash, last_at, previous_bad
                     c.resolve(last_raw)
                 c.number = number
-                outcome = self._check(c, line, digest, expected_prev, obj)
+                at_block = number - block_number - 1
+                outcome = self._check(c, line, digest, expected_prev, obj,
+                                      block[at_block - 1] if at_block else last_of_block)
                 if outcome is _STOP:
                     self._stop(c, block, block_start, block_number, reader)
                     return
@@ -287,6 +308,7 @@ class Scan:
             c.number, c.seq, c.hash, c.at, c.previous_bad = number, last_seq, last_hash, last_at, previous_bad
             c.resolve(last_raw)
             last_at = c.at
+            last_of_block = final
             c.offset = reader.end
             self.lines = number
             self.position = c.position()

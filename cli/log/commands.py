@@ -153,7 +153,7 @@ def show_command(
         for _ in ended:
             pass
         require_within_log(at, ended.position.seq, log.address)
-    scan = log.scan(at=at, decode=False, describe=True)
+    scan = log.scan(at=at, decode=False, describe=True, check_ids=True)  # names an edited line as verify does
     out = sys.stdout
     for event in scan:
         if type_prefix and not event.type.startswith(type_prefix):

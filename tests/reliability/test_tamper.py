@@ -140,3 +140,54 @@ class TestOnlyAReceiptShowsACutAtTheEnd:
         assert checked.code == 3
         assert "the log was changed, cut or reordered since the receipt" in checked.out \
             or "it was cut since the receipt" in checked.out
+
+
+class TestEveryReaderNamesTheSameLine:
+    """Whatever the damage, `log verify`, `log show` and the views (a replay, as every view and append makes it)
+    name the same first damaged line: an edited line itself, not the line after it whose link it broke."""
+
+    @staticmethod
+    def named_by_a_view(path: Path, registry) -> int | None:
+        from batchlog.engine.errors import LogDamaged
+        from batchlog.engine.log import EventLog, Projection
+
+        try:
+            EventLog(path, registry).replay(Projection("count", 0, lambda count, event: count + 1), notes=False)
+        except LogDamaged as refused:
+            return refused.fields["line"]
+        return None
+
+    @staticmethod
+    def named_by_show(path: Path) -> int | None:
+        import json
+
+        shown = invoke("log", "show", path, "--json")
+        lines = [json.loads(row)["damaged_line"] for row in shown.out.splitlines() if '"damaged_line"' in row]
+        return min(lines, default=None)
+
+    def test_verify_show_and_the_views_name_the_same_line_for_every_kind_of_damage(self, tmp_path, test_types,
+                                                                                   pinned_clock):
+        path = finished_log(tmp_path)
+        data = path.read_bytes()
+        differ = []
+        for why, tampered in tamperings(data, random.Random(13), byte_changes=40):
+            path.write_bytes(tampered)
+            report = verify(path, test_types)
+            by_verify = report.problems[0].line if report.problems else None
+            named = (by_verify, self.named_by_show(path), self.named_by_a_view(path, test_types))
+            if len(set(named)) != 1:
+                differ.append((why, named))
+
+        assert differ == []
+
+    def test_an_edit_of_a_lines_data_is_named_at_that_line_by_every_reader(self, tmp_path, test_types):
+        path = finished_log(tmp_path)
+        lines = path.read_bytes().split(b"\n")
+        lines[3] = lines[3].replace(b'"data":{', b'"data":{"x":1,', 1)
+        path.write_bytes(b"\n".join(lines))
+
+        shown = invoke("log", "show", path)
+
+        assert verify(path, test_types).problems[0].line == 4
+        assert self.named_by_show(path) == 4 and self.named_by_a_view(path, test_types) == 4
+        assert "DAMAGED  line 4:" in shown.out and "DAMAGED  line 5" not in shown.out
