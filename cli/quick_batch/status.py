@@ -62,7 +62,7 @@ def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, An
     events = events_of_seed_lines(data, run_dir.as_posix())
     log = io.open_log(run_dir, store, notes=True)
     command = ImportSeedBatch(shown(log), events)
-    if log.exists():  # even one that holds no batch yet: the import is for a run folder batchlog never wrote in
+    if log.exists():  # the import is for a run folder batchlog never wrote in: this is a repeat of it, or refused
         decide.require_same_import(command, tuple(event.data for event in islice(log.scan(), len(events))))
         state = state_of(log, QUICK_BATCH, len(events))  # the batch as the import left it
     else:

@@ -84,7 +84,7 @@ def _read(path: Path) -> str:
 
 
 def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
-                    as_json: dict[str, object] | None = None, changes: tuple[str, ...] = ()) -> int:
+                    as_json: dict[str, object] | None = None, changes: tuple[tuple[str, str], ...] = ()) -> int:
     """Print, check against, or write `new`; the exit code. `as_json`: the fields to print as one JSON object
     instead of the words (the text itself is a field, `text`, with --stdout). `changes`: what the file's shape gains,
     each as it is said once written and as --check says it is still to be done (see `_changes`)."""
