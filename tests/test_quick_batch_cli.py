@@ -384,7 +384,7 @@ class TestStatusAndImport:
         assert refused.code == 1
         assert json.loads(refused.err)["message"] == (
             "skf-quick-skill-7/events.jsonl already exists: this batch was imported or started with batchlog; go on "
-            "with `batchlog quick-batch next`")
+            "with `batchlog quick-batch next --run-dir skf-quick-skill-7`")
         assert log_bytes(tmp_path, "skf-quick-skill-7") == before
 
 
