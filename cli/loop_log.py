@@ -23,11 +23,12 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def open_loop_log(decider: Decider, folder: Path, store: stores.Store | None = None) -> EventLog:
+def open_loop_log(decider: Decider, folder: Path, store: stores.Store | None = None, *, notes: bool = True) -> EventLog:
     """The log of the loop whose files are in `folder` (FOLDER/events.jsonl, or in `store`; None: as BATCHLOG_STORE
-    says), with snapshots, its waits for the lock and its notes said on stderr."""
+    says), with snapshots, its waits for the lock said on stderr, and its notes (a torn tail answered past, a marker
+    or snapshot ignored) unless `notes` is False."""
     store = store if store is not None else stores.chosen()
-    return stores.open_log(store, folder, types_for(decider), on_wait=_say, on_note=_say)
+    return stores.open_log(store, folder, types_for(decider), on_wait=_say, on_note=_say if notes else None)
 
 
 def refuse_another_loops(decider: Decider, state: Any, log: EventLog) -> None:

@@ -15,6 +15,7 @@ import pytest
 SEEDS = Path(os.environ.get("BATCHLOG_SEEDS") or Path(__file__).resolve().parents[2] / "shared/seeds/extracted")
 BATCH_MJS = SEEDS / "batch.mjs"
 QUICK_BATCH_PY = SEEDS / "skf-quick-batch.py"
+README_TEMPLATE = SEEDS / "readme-template.md"  # zen-finetune's README, which the agent writes first
 # skill-forge's real brief validator, in skill-forge's layout (its schema in schemas/ beside it)
 UPSTREAM_SCRIPTS = SEEDS.parent / "upstream" / "src" / "shared" / "scripts"
 VALIDATORS = {"stand-in": SEEDS / "skf-validate-brief-schema.py",

@@ -8,7 +8,7 @@ import os
 import attrs
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, EventType, Projection, Registry
@@ -146,7 +146,7 @@ class TestPathsThatAreNoLog:
 
 
 class TestRoundTrip:
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=60)
     @given(batches=st.lists(st.lists(notes, min_size=1, max_size=4), min_size=1, max_size=6))
     def test_what_is_appended_is_what_is_replayed(self, tmp_path_factory, batches):
         log = EventLog(tmp_path_factory.mktemp("rt") / "events.jsonl", REGISTRY)

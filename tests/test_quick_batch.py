@@ -17,6 +17,7 @@ from batchlog.projections.quick_batch.commands import (
     BriefCheck,
     ClearEndedBatch,
     Decision,
+    ImportSeedBatch,
     NextTarget,
     PrepareTargetFolder,
     RecordSummaryWritten,
@@ -405,3 +406,23 @@ class TestSeedImport:
 
         assert views.end_event(state.results["1"]) == {"batch": 1, "target": "a", "status": "done", "exit": 0}
         assert state.started.fail_fast is True
+
+    SEED = (b'{"event":"start","input_file":"/t","fail_fast":false}\n'
+            b'{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null}\n'
+            b'{"event":"target","batch":2,"target":"b","language_hint":null,"scope_hint":null}\n'
+            b'{"event":"result","batch":1,"target":"a","status":"error","exit_code":3,"error_code":"x"}\n')
+
+    def test_an_import_whose_events_begin_the_log_is_a_repeat(self):
+        command = ImportSeedBatch("r/events.jsonl", events_of_seed_lines(self.SEED, "r"))
+
+        assert decide.require_same_import(command, command.events) is None
+        assert decide.require_same_import(command, (*command.events, TargetStarted(2, "b"))) is None
+
+    @pytest.mark.parametrize("logged", ["nothing", "fewer", "other"])
+    def test_an_import_into_a_log_that_begins_otherwise_is_refused(self, logged):
+        command = ImportSeedBatch("r/events.jsonl", events_of_seed_lines(self.SEED, "r"))
+        other = events_of_seed_lines(self.SEED.replace(b'"target":"b"', b'"target":"c"'), "r")
+        events = {"nothing": (), "fewer": command.events[:-1], "other": other}[logged]
+
+        with pytest.raises(Refused, match="r/events.jsonl already exists: this batch was imported or started"):
+            decide.require_same_import(command, events)

@@ -325,26 +325,134 @@ class TestStatusAndImport:
 
         assert data["in_progress"] is None and data["pending"] == 2
 
+    SEED_BATCH = ('{"event":"start","status":"running","input_file":"/x/t.txt","fail_fast":false,'
+                  '"started_at":"2026-12-02T15:00:00Z"}\n'
+                  '{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null,"status":"pending"}\n'
+                  '{"event":"target","batch":2,"target":"b","language_hint":"go","scope_hint":null,"status":"pending"}\n'
+                  '{"event":"result","batch":1,"target":"a","status":"error","exit_code":3,"skill_package":null,'
+                  '"error_code":"resolution-failure","quality_score":null}\n')
+
     def test_import_takes_over_a_seed_batch_torn_line_included(self, tmp_path):
         run = tmp_path / "skf-quick-skill-7"
         run.mkdir()
-        (run / "batch.jsonl").write_text(
-            '{"event":"start","status":"running","input_file":"/x/t.txt","fail_fast":false,'
-            '"started_at":"2026-12-02T15:00:00Z"}\n'
-            '{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null,"status":"pending"}\n'
-            '{"event":"target","batch":2,"target":"b","language_hint":"go","scope_hint":null,"status":"pending"}\n'
-            '{"event":"result","batch":1,"target":"a","status":"error","exit_code":3,"skill_package":null,'
-            '"error_code":"resolution-failure","quality_score":null}\n'
-            '{"event":"result","batch":2,"tar')
+        (run / "batch.jsonl").write_text(self.SEED_BATCH + '{"event":"result","batch":2,"tar')
 
         imported = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
-        again = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
         handed = qb("next", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
 
         assert imported.code == 0 and json.loads(imported.out)["recorded"] == 1
-        assert again.code == 1 and "already exists" in again.err
         assert json.loads(handed.out)["target"] == "b"
         assert invoke("log", "verify", run / "events.jsonl").code == 0
+
+    def test_import_again_answers_as_the_first_did_and_appends_nothing_even_once_the_batch_went_on(self, tmp_path):
+        run = tmp_path / "skf-quick-skill-7"
+        run.mkdir()
+        (run / "batch.jsonl").write_text(self.SEED_BATCH)
+        imported = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+        after_import = log_bytes(tmp_path, "skf-quick-skill-7")
+
+        again = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+        qb("next", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+        after_next = log_bytes(tmp_path, "skf-quick-skill-7")
+        later = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+
+        assert imported.out == ('{"status":"imported","run_dir":"skf-quick-skill-7","log":"skf-quick-skill-7/events.jsonl",'
+                                '"events":2,"targets_total":2,"recorded":1,"summarized":false}\n')
+        assert (again.code, again.out, again.err) == (0, imported.out, "")
+        assert (later.code, later.out, later.err) == (0, imported.out, "")
+        assert log_bytes(tmp_path, "skf-quick-skill-7")[: len(after_import)] == after_import
+        assert log_bytes(tmp_path, "skf-quick-skill-7") == after_next
+
+    @pytest.mark.parametrize("how", ["the seed went on", "batchlog started it"])
+    def test_import_into_a_log_of_another_batch_is_refused_and_appends_nothing(self, tmp_path, how):
+        run = tmp_path / "skf-quick-skill-7"
+        if how == "the seed went on":
+            run.mkdir()
+            (run / "batch.jsonl").write_text(self.SEED_BATCH)
+            qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+            with open(run / "batch.jsonl", "a", encoding="utf-8") as seed:
+                seed.write('{"event":"result","batch":2,"target":"b","status":"success","exit_code":0,'
+                           '"skill_package":null,"error_code":null,"quality_score":null}\n')
+        else:
+            (tmp_path / "t.txt").write_text("a\nb\n", encoding="utf-8")
+            qb("start", "t.txt", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+            (run / "batch.jsonl").write_text(self.SEED_BATCH)
+        before = log_bytes(tmp_path, "skf-quick-skill-7")
+
+        refused = qb("import", "--run-dir", "skf-quick-skill-7", cwd=tmp_path)
+
+        assert refused.code == 1
+        assert json.loads(refused.err)["message"] == (
+            "skf-quick-skill-7/events.jsonl already exists: this batch was imported or started with batchlog; go on "
+            "with `batchlog quick-batch next --run-dir skf-quick-skill-7`")
+        assert log_bytes(tmp_path, "skf-quick-skill-7") == before
+
+
+class TestNotes:
+    """The seed's commands print what skf-quick-batch.py prints on stderr, and nothing of batchlog's notes (a torn
+    tail answered past); `status` and `import`, batchlog's own, say them."""
+
+    @pytest.fixture
+    def torn(self, batch):
+        qb("next", "--run-dir", "runs/skf-quick-skill-1", cwd=batch)
+        (batch / "runs/skf-quick-skill-1/skf-quick-skill-1-1/halt.json").write_text('{"halt_reason":"user-cancelled"}')
+        with open(batch / "runs/skf-quick-skill-1/events.jsonl", "ab") as log:
+            log.write(b'{"seq":3,"type":"qb.tar')  # a write cut short
+        return batch
+
+    def test_record_on_a_torn_tail_says_on_stderr_only_what_the_seed_says(self, torn):
+        result = qb("record", "--run-dir", "runs/skf-quick-skill-1", "--batch", "1", "--target", "stderr", cwd=torn)
+
+        assert result.code == 0 and result.out == ""
+        assert [json.loads(line)["batch"] for line in result.err.splitlines()] == [1]
+        assert invoke("log", "verify", torn / "runs/skf-quick-skill-1/events.jsonl").code == 0
+
+    @pytest.mark.parametrize("command", [["next"], ["summarize", "--output-dir", "out"], ["start", "t.txt"]])
+    def test_the_other_seed_commands_say_no_note_either(self, torn, command):
+        result = qb(command[0], "--run-dir", "runs/skf-quick-skill-1", *command[1:], cwd=torn)
+
+        assert "note" not in result.err
+
+    def test_status_names_the_torn_tail(self, torn):
+        result = qb("status", "--run-dir", "runs/skf-quick-skill-1", cwd=torn)
+
+        assert result.code == 0
+        assert result.err == ("note: runs/skf-quick-skill-1/events.jsonl ends with 23 byte(s) of a line that was never "
+                              "finished: answered without it (the next append removes it)\n")
+
+
+class TestNewerEvents:
+    @pytest.fixture
+    def newer(self, batch):
+        """The batch's log with a valid `qb.target_started` v9 line appended (one a newer batchlog wrote)."""
+        from batchlog.cli.loops import types_for
+        from batchlog.engine import EventLog, EventType, Projection, Registry
+        from batchlog.engine.registry import Raw
+        from batchlog.projections.quick_batch.decider import QUICK_BATCH
+
+        known = types_for(QUICK_BATCH).by_name.values()
+        future = Registry([*(t for t in known if t.name != "qb.target_started"),
+                           EventType("qb.target_started", 9, upcasters=(lambda data: data,) * 8)])
+        EventLog(batch / "runs/skf-quick-skill-1/events.jsonl", future).append(
+            Projection("any", None, lambda state, event: state), lambda state: [Raw("qb.target_started", {"batch": 1})])
+        return batch
+
+    WARNING = ("batchlog: warning: runs/skf-quick-skill-1/events.jsonl holds 1 event(s) newer than this batchlog (first: "
+               "line 2: qb.target_started v9 is newer than v1 to this batchlog): what it shows leaves them out, and "
+               "nothing can be recorded in the log (exit 3) until batchlog is upgraded\n")
+
+    def test_status_warns_once_and_shows_the_batch_without_them(self, newer):
+        result = qb("status", "--run-dir", "runs/skf-quick-skill-1", cwd=newer)
+
+        assert (result.code, result.err) == (0, self.WARNING)
+        assert "in progress: none" in result.out
+
+    def test_status_json_says_so(self, newer):
+        result = qb("status", "--run-dir", "runs/skf-quick-skill-1", "--json", cwd=newer)
+
+        assert result.err == self.WARNING
+        assert json.loads(result.out)["newer"] == {
+            "count": 1, "first": "line 2: qb.target_started v9 is newer than v1 to this batchlog"}
 
 
 class TestFixture:

@@ -67,7 +67,7 @@ def fold(facts, first_seq: int) -> list[Event]:
             for n, fact in enumerate(facts)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.data(), st.integers(1, 5), st.booleans())
 def test_no_command_changes_the_state_it_was_decided_on(data, targets, fail_fast):
     lines = tuple(TargetLine(n, f"t{n}") for n in range(1, targets + 1))

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, EventType, Projection, Registry
@@ -47,7 +47,7 @@ REGISTRY = all_types()
 CASES = [{"id": f"case-{i}", "class": "c", "complexity": "simple", "input": "q"} for i in range(8)]
 IDS = [case["id"] for case in CASES]
 RUNS = ["batch01-nomem-run1", "batch01-mem-run1", "batch02-nomem-run1"]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=150)
 
 run_names = st.sampled_from(RUNS)
 case_ids = st.sampled_from(IDS)
@@ -115,8 +115,8 @@ def scan_figures(scan: Scan, only: frozenset[str] | None) -> tuple:
 class TestTheViewsAnswerAsFromAFullReplay:
     @SETTINGS
     @given(history=histories, at=st.none() | st.integers(1, 45))
-    def test_every_view_of_a_generated_tuning(self, tmp_path, history, at):
-        path = tmp_path / "events.jsonl"
+    def test_every_view_of_a_generated_tuning(self, tmp_path_factory, history, at):
+        path = tmp_path_factory.mktemp("log") / "events.jsonl"
         write(path, events_of(history))
         log = EventLog(path, REGISTRY)
 
@@ -138,8 +138,8 @@ class TestTheScanSeesWhatAFullScanSees:
     @SETTINGS
     @given(history=histories, where=st.floats(0, 1, exclude_max=True), byte=st.integers(0, 255),
            at=st.none() | st.integers(1, 45))
-    def test_with_one_byte_changed_anywhere(self, tmp_path, history, where, byte, at):
-        path = tmp_path / "events.jsonl"
+    def test_with_one_byte_changed_anywhere(self, tmp_path_factory, history, where, byte, at):
+        path = tmp_path_factory.mktemp("log") / "events.jsonl"
         payload = bytearray(write(path, events_of(history)))
         if payload:
             payload[int(where * len(payload))] = byte
@@ -150,8 +150,8 @@ class TestTheScanSeesWhatAFullScanSees:
 
     @SETTINGS
     @given(history=histories, where=st.floats(0, 1))
-    def test_cut_anywhere(self, tmp_path, history, where):
-        path = tmp_path / "events.jsonl"
+    def test_cut_anywhere(self, tmp_path_factory, history, where):
+        path = tmp_path_factory.mktemp("log") / "events.jsonl"
         payload = write(path, events_of(history))
         path.write_bytes(payload[: int(where * len(payload))])
 
@@ -159,8 +159,8 @@ class TestTheScanSeesWhatAFullScanSees:
 
     @SETTINGS
     @given(history=histories, first=st.integers(0, 60), second=st.integers(0, 60))
-    def test_with_lines_removed_or_swapped(self, tmp_path, history, first, second):
-        path = tmp_path / "events.jsonl"
+    def test_with_lines_removed_or_swapped(self, tmp_path_factory, history, first, second):
+        path = tmp_path_factory.mktemp("log") / "events.jsonl"
         lines = write(path, events_of(history)).splitlines(keepends=True)
         if lines:
             i, j = first % len(lines), second % len(lines)
@@ -229,8 +229,8 @@ class TestAnySetOfFoldedTypes:
     @given(body=st.lists(mixed_facts, max_size=40), folded=st.sets(st.sampled_from(sorted(MIXED.by_name))),
            where=st.floats(0, 1, exclude_max=True), byte=st.none() | st.integers(0, 255),
            at=st.none() | st.integers(1, 45))
-    def test_the_scan_sees_what_a_full_scan_sees(self, tmp_path, body, folded, where, byte, at):
-        path = tmp_path / "events.jsonl"
+    def test_the_scan_sees_what_a_full_scan_sees(self, tmp_path_factory, body, folded, where, byte, at):
+        path = tmp_path_factory.mktemp("log") / "events.jsonl"
         payload = bytearray(write(path, [started(CASES), *body], MIXED))
         if byte is not None:
             payload[int(where * len(payload))] = byte

@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EngineError, EventLog, EventType, Projection, Registry, open_log
@@ -156,7 +156,7 @@ def _truncate(path: Path, fraction: float) -> None:
 
 
 class TestEveryViewEqualsAFullReplay:
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=150)
     @given(seed=_events, operations=st.lists(_operation, max_size=14), every=st.integers(1, 3))
     def test_after_any_appends_views_and_corruptions(self, tmp_path_factory, seed, operations, every):
         folder = tmp_path_factory.mktemp("log")

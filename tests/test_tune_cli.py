@@ -371,7 +371,7 @@ def must_record(args: tuple[str, ...], ran: list[tuple[str, ...]]) -> bool:
 
 
 class TestIdempotency:
-    @settings(max_examples=12, deadline=None)
+    @settings(max_examples=12)
     @given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=4))
     def test_repeating_any_command_appends_nothing_and_answers_the_same(self, tmp_path_factory, commands):
         tuning = tmp_path_factory.mktemp("example") / "finetune"

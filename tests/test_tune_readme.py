@@ -19,14 +19,13 @@ from batchlog.projections.tune.events import BatchBuilt, RunGraded, RunStarted
 from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.evolve import evolve
 from batchlog.projections.tune.views.readme.document import (
+    MARKER,
     SECTION_NAMES,
     begin,
     end,
-    has_markers,
     layout,
-    readme,
     sections,
-    splice,
+    update,
 )
 from batchlog.projections.tune.views.readme.map import flowchart, label
 from batchlog.projections.tune.views.readme.sections import plan, where
@@ -47,6 +46,19 @@ def replayed_states(folder: Path) -> list:
         state = evolve(state, event)
         states.append(state)
     return states
+
+
+def readme(text: str, state) -> str:
+    """The README `text` brought up to date with `state`."""
+    return update(text, sections(state)).text
+
+
+def splice(text: str, rendered: dict[str, str]) -> str:
+    return update(text, rendered).text
+
+
+def has_markers(text: str) -> bool:
+    return any(MARKER.match(line) for line in text.splitlines())
 
 
 STATES = replayed_states(FINISHED) + replayed_states(IN_PROGRESS) + final_again_states()
@@ -84,15 +96,21 @@ class TestSplice:
         assert splice(once, self.RENDERED) == once
         assert once == layout(self.RENDERED)
 
-    def test_a_section_whose_markers_were_removed_is_not_added_back(self):
-        text = f"intro\n{begin('where')}\nold\n{end('where')}\n"
+    def test_a_section_whose_markers_were_removed_is_put_back_the_others_kept_as_they_are(self):
+        text = f"intro\n{begin('where')}\nold\n{end('where')}\nmine\n"
 
-        assert splice(text, self.RENDERED) == f"intro\n{begin('where')}\n**here**\n{end('where')}\n"
+        assert splice(text, self.RENDERED) == (f"intro\n{begin('where')}\n**here**\n{end('where')}\nmine\n\n"
+                                               f"## Next\n\n{begin('next')}\n{self.RENDERED['next']}\n{end('next')}\n")
 
     def test_markers_of_an_unknown_name_keep_what_they_hold(self):
+        text = f"{begin('where')}\n{end('where')}\n{begin('mine')}\nkeep me\n{end('mine')}\n"
+
+        assert f"{begin('mine')}\nkeep me\n{end('mine')}\n" in splice(text, self.RENDERED)
+
+    def test_a_file_with_only_markers_of_its_own_gets_the_layout_after_them(self):
         text = f"{begin('mine')}\nkeep me\n{end('mine')}\n"
 
-        assert splice(text, self.RENDERED) == text
+        assert splice(text, self.RENDERED) == text + "\n" + layout(self.RENDERED)
 
     @pytest.mark.parametrize("text, line", [
         (f"{begin('where')}\nx\n", 1),
@@ -108,7 +126,7 @@ class TestSplice:
     TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).filter(
         lambda text: not has_markers(text))
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=150)
     @given(outside=st.lists(TEXTS, min_size=len(SECTION_NAMES) + 1, max_size=len(SECTION_NAMES) + 1),
            old=st.lists(TEXTS, min_size=len(SECTION_NAMES), max_size=len(SECTION_NAMES)),
            new=st.dictionaries(st.sampled_from(SECTION_NAMES), TEXTS))
@@ -123,7 +141,7 @@ class TestSplice:
         assert splice(once, new) == once
         assert _outside_markers(once) == _outside_markers(text)
 
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=60)
     @given(st.sampled_from(STATES))
     def test_rendering_a_state_twice_changes_nothing(self, state):
         once = readme("", state)

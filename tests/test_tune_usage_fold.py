@@ -62,7 +62,7 @@ def _views(state: TuneState) -> tuple:
     return usage_markdown(state), by_model(state), by_batch(state), total(state)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(histories)
 def test_every_state_and_usage_view_equals_the_obvious_folds(history):
     state = expected = fold(started(CASES))
@@ -77,7 +77,7 @@ def test_every_state_and_usage_view_equals_the_obvious_folds(history):
     assert all(before == kept for before, kept in seen), "an earlier state was changed"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(histories, st.lists(st.integers(0, 60), max_size=6))
 def test_a_run_of_events_folded_at_once_ends_as_one_at_a_time(history, cuts):
     start = fold(started(CASES))

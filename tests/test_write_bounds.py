@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, EventType, Projection, Registry
@@ -97,7 +97,7 @@ def _deep(depth: int):
     return value
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300)
 @given(value=_json | st.integers(240, 300).map(_deep) | st.text(st.characters(), max_size=30))
 def test_whatever_the_engine_acknowledges_a_reader_accepts(tmp_path_factory, value):
     path = tmp_path_factory.mktemp("log") / "events.jsonl"

@@ -94,13 +94,15 @@ def remove_tree(path: Path) -> None:
 # ─── the log ────────────────────────────────────────────────────────────────
 
 
-def open_log(run_dir: Path, store: stores.Store | None = None) -> EventLog:
+def open_log(run_dir: Path, store: stores.Store | None = None, *, notes: bool = False) -> EventLog:
     """The batch's log (`<run dir>/events.jsonl`, or in `store`; None: as BATCHLOG_STORE says), with snapshots
     (`events.jsonl.snap/`, written once a batch is long); the words that reach it remembered for the hints of
-    refusals (cli/printed.py)."""
+    refusals (cli/printed.py). The seed's commands keep its stderr byte for byte, and skf-quick-batch.py says nothing
+    of a line a write cut short: they say none of the reader's notes; `status` and `import`, batchlog's own, say
+    them (`notes`)."""
     store = store if store is not None else stores.chosen()
     remember("quick-batch", ("--run-dir", run_dir.as_posix(), *store.printed(run_dir)))
-    return open_loop_log(QUICK_BATCH, run_dir, store)
+    return open_loop_log(QUICK_BATCH, run_dir, store, notes=notes)
 
 
 def open_log_at(path: Path) -> EventLog:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from batchlog.cli.loop_log import decided, state_of
+from batchlog.cli.loop_log import decided, read_state, state_of
 from batchlog.cli.quick_batch import files as io
 from batchlog.cli.store import Store, shown
 from batchlog.projections.errors import BadInput
@@ -17,17 +18,20 @@ from batchlog.projections.quick_batch.decider import QUICK_BATCH
 
 
 def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | None = None) -> str:
-    log = io.open_log(run_dir, store)
+    """The batch's progress, as text or as one JSON object. A log holding events newer than this batchlog is shown
+    without them, with a warning on stderr (and `newer` in the JSON object), as every view of a loop."""
+    log = io.open_log(run_dir, store, notes=True)
     archived = _archived(run_dir)
     if archived is not None:
         log = io.open_log_at(archived[1])
     else:
         io.require_log(log, run_dir)
-    state = state_of(log, QUICK_BATCH, at)
-    decide.require_batch(state, run_dir.as_posix())
-    data = progress.progress(state, run_dir.as_posix())
+    read = read_state(log, QUICK_BATCH, at)
+    decide.require_batch(read.state, run_dir.as_posix())
+    data = progress.progress(read.state, run_dir.as_posix())
     if archived is not None:
         data["archived"] = {"summary": archived[0].as_posix(), "archive": archived[1].as_posix()}
+    data.update(read.fields())
     return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)
 
 
@@ -46,7 +50,8 @@ def _archived(run_dir: Path) -> tuple[Path, Path] | None:
 
 
 def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, Any]:
-    """Write the log a seed batch.jsonl implies (torn and bad lines skipped, as the seed reads it)."""
+    """Write the log a seed batch.jsonl implies (torn and bad lines skipped, as the seed reads it). Run again, it
+    answers as it did and appends nothing, however far the batch went on since."""
     from batchlog.projections.quick_batch.seed_import import events_of_seed_lines  # only `import` reads seed lines
 
     source = run_dir / io.SEED_BATCH_FILE
@@ -55,12 +60,13 @@ def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, An
     except OSError as e:
         raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.strerror or e}") from None
     events = events_of_seed_lines(data, run_dir.as_posix())
-    log = io.open_log(run_dir, store)
+    log = io.open_log(run_dir, store, notes=True)
     command = ImportSeedBatch(shown(log), events)
-    if log.exists():  # even one that holds no batch yet: the import is for a run folder batchlog never wrote in
-        raise decide.already_taken(command.log)
-    appended, _ = decided(log, QUICK_BATCH, command)
-    state = appended.state
+    if log.exists():  # the import is for a run folder batchlog never wrote in: this is a repeat of it, or refused
+        decide.require_same_import(command, tuple(event.data for event in islice(log.scan(), len(events))))
+        state = state_of(log, QUICK_BATCH, len(events))  # the batch as the import left it
+    else:
+        state = decided(log, QUICK_BATCH, command)[0].state
     return {"status": "imported", "run_dir": run_dir.as_posix(), "log": shown(log),
-            "events": len(appended.events), "targets_total": len(state.started.targets),
+            "events": len(events), "targets_total": len(state.started.targets),
             "recorded": len(state.results), "summarized": state.summary is not None}

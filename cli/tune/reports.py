@@ -84,9 +84,10 @@ def _read(path: Path) -> str:
 
 
 def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
-                    as_json: dict[str, object] | None = None) -> int:
+                    as_json: dict[str, object] | None = None, changes: tuple[tuple[str, str], ...] = ()) -> int:
     """Print, check against, or write `new`; the exit code. `as_json`: the fields to print as one JSON object
-    instead of the words (the text itself is a field, `text`, with --stdout)."""
+    instead of the words (the text itself is a field, `text`, with --stdout). `changes`: what the file's shape gains,
+    each as it is said once written and as --check says it is still to be done (see `_changes`)."""
     if as_json is not None:
         fresh = old == new
         written = not (check or stdout or fresh)
@@ -108,14 +109,32 @@ def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
         diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                     fromfile=f"{path} (on disk)", tofile=f"{path} (from the log)")
         sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
-        sys.stderr.write(f"{path} is stale: run the same command without --check to rewrite it\n")
+        todo = "; ".join(said for _, said in changes)
+        sys.stderr.write(f"{path} is stale: {todo + ': ' if todo else ''}run the same command without --check to "
+                         "rewrite it\n")
         return 1
     if old == new:
         print(f"{path}: up to date")
         return 0
     write_text(path, new)
-    print(f"{path}: written")
+    print(f"{path}: written" + "".join(f"; {done}" for done, _ in changes))
     return 0
+
+
+def _changes(adopted: tuple[str, ...], restored: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """What `tune readme` does to the README's shape, as (said once written, said by --check): the template's
+    sections it takes over, the deleted ones it puts back."""
+    said = []
+    if adopted:
+        names, many = ", ".join(adopted), len(adopted) > 1
+        said.append((f"the template's section{'s' * many} {names} {'are' if many else 'is'} now between batchlog's "
+                     "markers", f"the template's section{'s' * many} {names} {'have' if many else 'has'} no markers "
+                     "yet"))
+    if restored:
+        names, many = ", ".join(restored), len(restored) > 1
+        said.append((f"the section{'s' * many} {names} {'are' if many else 'is'} back",
+                     f"the section{'s' * many} {names} {'are' if many else 'is'} missing"))
+    return tuple(said)
 
 
 def readme_command(
@@ -129,12 +148,14 @@ def readme_command(
     as_json: Json = False,
 ) -> int:
     """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
-    between their batchlog markers; a file without markers gets the whole layout once. --json: one object
-    (file, up_to_date, written, sections by name; text with --stdout).
+    between their batchlog markers. A README written from zen-finetune's template (its headings, no markers) is taken
+    over: each section replaces the text under its heading; a section deleted by hand is put back (--check names
+    it); a file with neither gets the whole layout once. --json: one object (file, up_to_date, written, sections by
+    name, adopted, restored; text with --stdout).
 
     Example: batchlog tune readme --dir fixtures/tune-finished --stdout
     """
-    from batchlog.projections.tune.views.readme.document import readme, sections
+    from batchlog.projections.tune.views.readme.document import sections, update
     from batchlog.projections.tune.views.status import Place
 
     path = file if file is not None else folder / "README.md"
@@ -145,14 +166,13 @@ def readme_command(
     state, newer = read.state, None if read.newer is None else str(read.newer["first"])
     old = _read(path)
     base, name = _places(folder, path)
-    files = _run_files(folder)
     place = Place(name, store.printed(folder))  # where the next section's command finds this tuning's log
-    new = readme(old, state, folder=place, files=files, title=_title(state, folder), base=base, newer=newer)
-    if not new.endswith("\n"):
-        new += "\n"
-    shown = {"sections": sections(state, folder=place, files=files, base=base, newer=newer),
+    rendered = sections(state, folder=place, files=_run_files(folder), base=base, newer=newer)
+    updated = update(old, rendered, _title(state, folder))
+    new = updated.text if updated.text.endswith("\n") else updated.text + "\n"
+    shown = {"sections": rendered, "adopted": list(updated.adopted), "restored": list(updated.restored),
              **read.fields()} if as_json else None
-    return _write_or_check(path, old, new, check, stdout, shown)
+    return _write_or_check(path, old, new, check, stdout, shown, _changes(updated.adopted, updated.restored))
 
 
 def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,

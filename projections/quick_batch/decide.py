@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -349,6 +350,14 @@ def already_taken(log: str) -> Refused:
     """The refusal of an import into the log named `log`, which holds a batch already."""
     return Refused(f"{log} already exists: this batch was imported or started with batchlog; go on with "
                    "`batchlog quick-batch next`", path=log)
+
+
+def require_same_import(command: ImportSeedBatch, logged: Sequence[Any]) -> None:
+    """Nothing to do when the log begins with the very events `command` writes (`logged`: the log's first ones):
+    the import ran already, and a repeat appends nothing. Refused, as an import into a log that holds a batch,
+    otherwise (the seed's batch.jsonl went on since, or the log holds another batch)."""
+    if tuple(logged[: len(command.events)]) != tuple(command.events):
+        raise already_taken(command.log)
 
 
 def _import(state: Batch, command: ImportSeedBatch) -> Decision:

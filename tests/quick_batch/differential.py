@@ -3,8 +3,8 @@
 Both run in the same absolute folder (the seed's tree is moved aside first), so
 absolute paths and the briefs' folder hash are the same; the clock is pinned to
 the same instant on both sides. What may differ: the state file (batch.jsonl
-against events.jsonl and its snapshots; no lock file: the lock is on the log itself), the log archived
-beside a summary and the note beside a removed run folder.
+against events.jsonl and its snapshots; no lock file: the lock is on the log itself; a torn last line is
+each side's own), the log archived beside a summary and the note beside a removed run folder.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ class Recorder:
         self.root, self.seed, self.seconds = root, seed, EPOCH
         self.steps: list[tuple[Any, ...]] = []
         self.outcomes: list[Outcome] = []
+        self.tears = 0  # torn lines written into a state file
 
     def write(self, path: str, data: bytes) -> None:
         self.steps.append(("write", path, data))
@@ -86,11 +87,29 @@ class Recorder:
         self.steps.append(("clock", seconds))
         self.seconds = seconds
 
+    def tear(self, run_dir: str) -> None:
+        self.steps.append(("tear", run_dir))
+        self.tears += _tear(self.root / run_dir / "batch.jsonl", SEED_TORN)
+
     def cmd(self, argv: list[str], cwd: str = ".") -> Outcome:
         self.steps.append(("cmd", argv, cwd))
         outcome = self.seed.run(argv, self.root / cwd, self.seconds)
         self.outcomes.append(outcome)
         return outcome
+
+
+# A line each side's state file could hold, cut short by a crash mid-write.
+SEED_TORN = b'{"event":"result","batch":1,"tar'
+OUR_TORN = b'{"seq":9,"type":"qb.target_rec'
+
+
+def _tear(state: Path, torn: bytes) -> bool:
+    """`torn` appended to the state file, when the batch has one (then True)."""
+    if not state.is_file():
+        return False
+    with open(state, "ab") as file:
+        file.write(torn)
+    return True
 
 
 def _write(root: Path, path: str, data: bytes) -> None:
@@ -113,6 +132,8 @@ def replay(steps: list[tuple[Any, ...]], root: Path, schema: Path = BRIEF_SCHEMA
             (root / step[1]).mkdir(parents=True, exist_ok=True)
         elif step[0] == "clock":
             seconds = step[1]
+        elif step[0] == "tear":
+            _tear(root / step[1] / "events.jsonl", OUR_TORN)
         else:
             clock = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             env = {"BATCHLOG_CLOCK": clock, "BATCHLOG_BRIEF_SCHEMA": str(schema), "COLUMNS": "200"}
@@ -171,6 +192,7 @@ class Report:
     archived: int
     imports: int
     summaries: int  # imports whose `summarize` wrote summaries on either side: a comparison that can differ
+    tears: int  # state files given a torn last line before a command
     problems: list[str]
     seed_text: str  # everything the seed printed and every summary it wrote, for the coverage check
 
@@ -189,10 +211,15 @@ def imported_batches(number: int, root: Path, work: Path, seed: SeedProcess) -> 
                 fh.write(b'{"event":"result","batch":1,"tar')  # a write cut short
         other = work / f"imported{index}"
         shutil.copytree(root, other)
-        code = invoke("quick-batch", "import", "--run-dir", run, cwd=other).code
-        if code != 0:
-            problems.append(f"scenario {number}: import of {run} exited {code}")
+        first = invoke("quick-batch", "import", "--run-dir", run, cwd=other)
+        if first.code != 0:
+            problems.append(f"scenario {number}: import of {run} exited {first.code}")
             continue
+        log = other / run / "events.jsonl"
+        imported = log.read_bytes()
+        again = invoke("quick-batch", "import", "--run-dir", run, cwd=other)
+        if (again.code, again.out) != (0, first.out) or log.read_bytes() != imported:
+            problems.append(f"scenario {number}: import of {run} again: {again} after {first}")
         for argv in (["next", "--run-dir", run], ["summarize", "--run-dir", run, "--output-dir", "imported-out"]):
             theirs = seed.run(argv, root, EPOCH)
             env = {"BATCHLOG_CLOCK": "2026-12-02T16:00:00Z"}
@@ -237,4 +264,4 @@ def run_scenario(number: int, work: Path, seed: SeedProcess, scenario, schema: P
     shutil.rmtree(root, ignore_errors=True)
     text = "".join(o.out + o.err for o in recorder.outcomes) + "".join(
         v.decode("utf-8", "replace") for k, v in seed_tree.items() if v and "-batch-" in k and k.endswith(".json"))
-    return Report(len(commands), archived, imports, summaries, problems, text)
+    return Report(len(commands), archived, imports, summaries, recorder.tears, problems, text)

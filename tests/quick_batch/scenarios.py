@@ -33,6 +33,7 @@ class Actions(Protocol):
     def write(self, path: str, data: bytes) -> None: ...
     def mkdir(self, path: str) -> None: ...
     def clock(self, seconds: int) -> None: ...
+    def tear(self, run_dir: str) -> None: ...  # the batch's state file ends with a line a write cut short
     def cmd(self, argv: list[str], cwd: str = ".") -> Any: ...
 
 
@@ -178,6 +179,8 @@ def drive(rng: random.Random, do: Actions, run_dir: str, reasons: list[str], out
                 do.write(f"{folder}/halt.json", halt_payload(rng, reasons))
             if rng.random() < 0.3:
                 do.cmd(["next", "--run-dir", run_dir])  # a compaction: the staged payload is found
+        if rng.random() < 0.15:
+            do.tear(run_dir)  # a write cut short before the record (the seed and batchlog both answer past it)
         target = ["--target", "stderr"] if rng.random() < 0.3 else []
         result = do.cmd(["record", "--run-dir", run_dir, "--batch", str(number), *target])
         if result.code != 0 and number in folders:

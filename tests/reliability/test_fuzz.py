@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EngineError
@@ -26,7 +26,7 @@ from batchlog.engine.scan import Scan
 from batchlog.projections.errors import Refused
 from tests.reliability import model
 
-FUZZ = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=150)
 VALID = [
     b'{"seq":1,"type":"test.noted","v":1,"at":"2026-12-02T16:00:00.000Z","id":"x","data":{},"prev":"' + b"0" * 64 + b'"}',
     b'{"seq":1,"type":"test.claimed","v":9,"at":"","id":"y","data":{"number":"one"},"prev":"' + b"e" * 64 + b'"}',

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from batchlog.engine import EventLog, open_log
@@ -517,18 +517,19 @@ class TestOnlyRegularFilesAreLogs:
 
         assert lines[1] is OVERLONG and len(lines) == 2
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=25)
     @given(sizes=st.lists(st.integers(0, 3 * 2048), min_size=1, max_size=6), bound=st.integers(64, 2048))
-    def test_the_reader_cuts_exactly_the_lines_past_the_bound(self, tmp_path_factory, monkeypatch, sizes, bound):
+    def test_the_reader_cuts_exactly_the_lines_past_the_bound(self, tmp_path_factory, sizes, bound):
         """Property: with a small bound and smaller blocks (as 16 MiB and 64 KiB are), every line longer than
         the bound comes out OVERLONG, every other line as it is."""
         from batchlog.engine import lines as lines_module
 
-        monkeypatch.setattr(lines_module, "MAX_LINE_BYTES", bound)
         path = tmp_path_factory.mktemp("bound") / "log"
         path.write_bytes(b"".join(b"y" * size + b"\n" for size in sizes))
 
-        read = list(LineReader(path, block_bytes=64))
+        with pytest.MonkeyPatch.context() as patch:  # undone after each example (a fixture would span them all)
+            patch.setattr(lines_module, "MAX_LINE_BYTES", bound)
+            read = list(LineReader(path, block_bytes=64))
 
         assert read == [OVERLONG if size > bound else b"y" * size for size in sizes]
 

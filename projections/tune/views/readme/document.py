@@ -1,15 +1,25 @@
-"""The tuning's README as a view: every section rendered from the state, spliced between markers.
+"""The tuning's README as a view: every section rendered from the state, written between markers.
 
-`sections(state)` renders each NAME; `splice(text, rendered)` writes them between
-`<!-- batchlog:begin NAME -->` and `<!-- batchlog:end NAME -->` and never touches text outside the markers;
-a text without any marker gets the whole layout (headings, the loop in words, every marker) once, after
-what it holds. Pure: no I/O (the CLI reads and writes the file).
+`sections(state)` renders each NAME; `update(text, rendered)` writes them between `<!-- batchlog:begin NAME -->` and
+`<!-- batchlog:end NAME -->` and leaves the text outside the markers as it is, but for three cases:
+- a section without markers whose heading the README holds (the template's words, at the template's level: a README
+  the agent wrote from zen-finetune's template) takes over the text under that heading, up to the next heading of
+  the same or a higher level (a section heading inside it keeps its own text): the heading stays, the section
+  between its markers replaces the text;
+- a section whose markers were deleted by hand, heading and all, is put back under its heading, before the next
+  section (in SECTION_NAMES order) the README holds, else after the one before it, before the next heading of a
+  level as high as either's;
+- a text with neither batchlog's markers nor a template heading gets the whole layout once, after what it holds.
+Headings are ATX headings (`## Map`), outside code fences and HTML comments. Pure: no I/O (the CLI reads and writes
+the file).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+import attrs
 
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.views.readme.batches import NO_FILES, batches, log
@@ -20,7 +30,15 @@ from batchlog.projections.tune.state import RUNS_PER_HALF, TuneState
 from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
 
 SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "log", "results", "next")
+# Each section's heading in zen-finetune's README template (and in the layout): its level and its words.
+HEADINGS = {"where": (2, "Where we are"), "plan": (2, "The plan"), "settings": (3, "Settings"), "map": (2, "Map"),
+            "batches": (2, "Batches"), "difficult": (2, "Difficult cases"), "log": (2, "Log"),
+            "results": (2, "Results so far"), "next": (2, "Next")}
 MARKER = re.compile(r"^[ \t]*<!-- batchlog:(begin|end) ([A-Za-z0-9_-]+) -->[ \t\r]*$")
+ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+CLOSING = re.compile(r"(?:^|[ \t]+)#+$")  # an ATX heading's closing run of #
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+COMMENT = re.compile(r"^ {0,3}<!--")
 
 
 def sections(state: TuneState, *, folder: str | Place = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
@@ -57,46 +75,203 @@ def block(name: str, body: str) -> str:
     return f"{begin(name)}\n{body.strip(chr(10))}\n{end(name)}"
 
 
-def has_markers(text: str) -> bool:
-    return any(MARKER.match(line) for line in text.splitlines())
+def heading(name: str) -> str:
+    """The section's heading as the template and the layout write it."""
+    level, words = HEADINGS[name]
+    return f"{'#' * level} {words}"
 
 
-def splice(text: str, rendered: Mapping[str, str], title: str = "the tuning") -> str:
-    """`text` with each rendered section between its markers; the whole layout appended when it has none.
+@attrs.frozen
+class Update:
+    """A README brought up to date: its text, and the sections taken over from the template's headings and those put
+    back (each in SECTION_NAMES order)."""
 
-    Sections whose markers are missing are left out (someone removed them on purpose); markers of names
-    not rendered keep what they hold. Raises BadInput on markers that do not pair up (naming the line).
-    """
-    if not has_markers(text):
-        return _append(text, layout(rendered, title))
+    text: str
+    adopted: tuple[str, ...] = ()
+    restored: tuple[str, ...] = ()
+
+
+def update(text: str, rendered: Mapping[str, str], title: str = "the tuning") -> Update:
+    """`text` with each rendered section between its markers (see the module's docstring). Markers of names not
+    rendered keep what they hold. Raises BadInput on markers that do not pair up (naming the line)."""
     lines = text.split("\n")
-    out: list[str] = []
+    outline = _outline(lines)
+    names = tuple(name for name in SECTION_NAMES if name in rendered)
+    if not any(name in HEADINGS for name, _, _ in outline.spans) and \
+            not any(name in names for _, _, name in outline.headings):
+        return Update(_append(text, layout(rendered, title)))
+    lines, adopted = _adopt(lines, outline, names)
+    lines, restored = _put_back(lines, names)
+    return Update("\n".join(_fill(lines, rendered)), adopted, restored)
+
+
+@attrs.frozen
+class _Outline:
+    """What a README's lines hold: its marker pairs (name, begin line, end line), and its headings (line, level, the
+    section whose template heading it is, or None) outside markers, code fences and HTML comments."""
+
+    spans: tuple[tuple[str, int, int], ...]
+    headings: tuple[tuple[int, int, str | None], ...]
+
+    def marked(self) -> dict[str, tuple[int, int]]:
+        """Each section name's first marker pair: (begin line, end line)."""
+        return {name: (first, last) for name, first, last in reversed(self.spans)}
+
+
+def _outline(lines: list[str]) -> _Outline:
+    """The marker pairs and headings of `lines` (0-based); BadInput naming the line (1-based) of a marker that does
+    not pair up."""
+    spans: list[tuple[str, int, int]] = []
+    headings: list[tuple[int, int, str | None]] = []
     open_name, open_line = None, 0
-    for number, line in enumerate(lines, start=1):
+    fence: str | None = None  # the open code fence's opening run of ` or ~
+    in_comment = False
+    for index, line in enumerate(lines):
+        match = MARKER.match(line)
+        if match is not None:
+            open_name, open_line = _paired(match.groups(), index + 1, open_name, open_line, spans)
+            continue
+        if open_name is not None:
+            continue  # a section's text is batchlog's: no heading in it counts
+        if fence is not None:
+            closing = FENCE.match(line)
+            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence) \
+                    and not line[closing.end():].strip():
+                fence = None
+        elif in_comment:
+            in_comment = "-->" not in line
+        elif opening := FENCE.match(line):
+            fence = opening.group(1)
+        elif COMMENT.match(line):
+            in_comment = "-->" not in line[line.index("<!--") + 4:]
+        elif found := ATX_HEADING.match(line):
+            level, words = len(found.group(1)), CLOSING.sub("", found.group(2) or "")
+            headings.append((index, level, SECTION_OF.get((level, _words(words)))))
+    if open_name is not None:
+        raise BadInput(f"line {open_line}: {begin(open_name)} is never closed: add {end(open_name)}", line=open_line)
+    return _Outline(tuple(spans), tuple(headings))
+
+
+def _paired(marker: tuple[str, str], number: int, open_name: str | None, open_line: int,
+            spans: list[tuple[str, int, int]]) -> tuple[str | None, int]:
+    """The section open after the marker at line `number` (1-based), and where it opened; a closed pair is added to
+    `spans` (0-based lines)."""
+    kind, name = marker
+    if kind == "begin":
+        if open_name is not None:
+            raise BadInput(f"line {number}: {begin(name)} inside the section {open_name} opened at line "
+                           f"{open_line}: close it with {end(open_name)} first", line=number)
+        return name, number
+    if open_name != name:
+        raise BadInput(f"line {number}: {end(name)} without its {begin(name)}: pair the markers", line=number)
+    spans.append((name, open_line - 1, number - 1))
+    return None, 0
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+SECTION_OF = {(level, _words(words)): name for name, (level, words) in HEADINGS.items()}
+_KEEP = ""  # the role of a heading whose text stays: a marked section's, or a template heading met again
+
+
+def _adopt(lines: list[str], outline: _Outline, names: tuple[str, ...]) -> tuple[list[str], tuple[str, ...]]:
+    """Each of `names` without markers whose template heading `lines` hold (the first one) takes over the text under
+    it: the heading stays, the section between its markers (empty) replaces the text. Gives (the lines, the names)."""
+    marked = outline.marked()
+    taking: dict[int, str] = {}
+    for index, _, name in outline.headings:
+        if name in names and name not in marked and name not in taking.values():
+            taking[index] = name
+    if not taking:
+        return lines, ()
+    out: list[str] = []
+    for index, (line, owner) in enumerate(zip(lines, _owners(len(lines), outline, taking))):
+        if index in taking:
+            out += [line, "", begin(taking[index]), end(taking[index]), ""]
+        elif owner is None:
+            out.append(line)
+    return out, tuple(name for name in SECTION_NAMES if name in taking.values())
+
+
+def _owners(count: int, outline: _Outline, taking: dict[int, str]) -> list[str | None]:
+    """For each line, the section taken over whose text it is, else None (it stays). A heading's text runs to the
+    next heading of the same or a higher level; a section heading inside it has its own text."""
+    roles = {index: taking.get(index, _KEEP if name is not None else None) for index, _, name in outline.headings}
+    levels = {index: level for index, level, _ in outline.headings}
+    inside = {index for _, first, last in outline.spans for index in range(first, last + 1)}
+    stack: list[tuple[int, str | None]] = []  # the headings open at a line: (level, role), the innermost last
+    owners: list[str | None] = []
+    for index in range(count):
+        if index in roles:
+            while stack and stack[-1][0] >= levels[index]:
+                stack.pop()
+            stack.append((levels[index], roles[index]))
+        role = next((role for _, role in reversed(stack) if role is not None), None)
+        owners.append(None if index in inside or not role else role)
+    return owners
+
+
+def _put_back(lines: list[str], names: tuple[str, ...]) -> tuple[list[str], tuple[str, ...]]:
+    """Each of `names` the README no longer holds (its markers deleted), put back under its heading: before the next
+    section (in SECTION_NAMES order) the README holds, else after the one before it, before the next heading of a
+    level as high as either's. Gives (the lines, the names put back)."""
+    restored = []
+    for name in names:
+        outline = _outline(lines)
+        marked = outline.marked()
+        if name in marked:
+            continue
+        lines = _insert(lines, _place(lines, outline, marked, name), [heading(name), "", begin(name), end(name)])
+        restored.append(name)
+    return lines, tuple(restored)
+
+
+def _place(lines: list[str], outline: _Outline, marked: dict[str, tuple[int, int]], name: str) -> int:
+    """The line a missing section goes before (len(lines): at the end). At least one section is marked."""
+    order = SECTION_NAMES.index(name)
+    following = [other for other in SECTION_NAMES[order + 1:] if other in marked]
+    if following:
+        first = marked[following[0]][0]
+        above = first - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        return above if any(index == above for index, _, _ in outline.headings) else first
+    before = [other for other in SECTION_NAMES[:order] if other in marked][-1]
+    level = min(HEADINGS[before][0], HEADINGS[name][0])
+    after = marked[before][1]
+    return next((index for index, found, _ in outline.headings if index > after and found <= level), len(lines))
+
+
+def _insert(lines: list[str], at: int, chunk: list[str]) -> list[str]:
+    """`chunk` inserted before line `at`, a blank line on either side."""
+    if at == len(lines) and lines and lines[-1] == "":
+        at -= 1  # before the text's last newline
+    before = [""] if at > 0 and lines[at - 1].strip() else []
+    after = [""] if at < len(lines) and lines[at].strip() else []
+    return lines[:at] + before + chunk + after + lines[at:]
+
+
+def _fill(lines: list[str], rendered: Mapping[str, str]) -> list[str]:
+    """`lines` with each rendered section's text between its markers (the markers pair up: see _outline)."""
+    out: list[str] = []
+    open_name = None
+    for line in lines:
         match = MARKER.match(line)
         if match is None:
             if open_name is None or open_name not in rendered:
                 out.append(line)
             continue
         kind, name = match.groups()
+        out.append(line)
         if kind == "begin":
-            if open_name is not None:
-                raise BadInput(f"line {number}: {begin(name)} inside the section {open_name} opened at line "
-                               f"{open_line}: close it with {end(open_name)} first", line=number)
-            open_name, open_line = name, number
-            out.append(line)
+            open_name = name
             if name in rendered:
                 out.append(rendered[name].strip("\n"))
         else:
-            if open_name != name:
-                raise BadInput(f"line {number}: {end(name)} without its {begin(name)}: pair the markers",
-                               line=number)
             open_name = None
-            out.append(line)
-    if open_name is not None:
-        raise BadInput(f"line {open_line}: {begin(open_name)} is never closed: add {end(open_name)}",
-                       line=open_line)
-    return "\n".join(out)
+    return out
 
 
 def _append(text: str, addition: str) -> str:
@@ -117,11 +292,11 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
         "Everything between batchlog markers is rewritten from the log by `batchlog tune readme`; the rest "
         "is yours. -->",
         "",
-        "## Where we are",
+        heading("where"),
         "",
         part("where"),
         "",
-        "## The plan",
+        heading("plan"),
         "",
         part("plan"),
         "",
@@ -147,38 +322,33 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
         "The last good memory is only ever replaced by a complete one, so whenever the tuning stops it holds "
         "what every passed batch learned.",
         "",
-        "### Settings",
+        heading("settings"),
         "",
         part("settings"),
         "",
-        "## Map",
+        heading("map"),
         "",
         part("map"),
         "",
-        "## Batches",
+        heading("batches"),
         "",
         part("batches"),
         "",
-        "## Difficult cases",
+        heading("difficult"),
         "",
         part("difficult"),
         "",
-        "## Log",
+        heading("log"),
         "",
         part("log"),
         "",
-        "## Results so far",
+        heading("results"),
         "",
         part("results"),
         "",
-        "## Next",
+        heading("next"),
         "",
         part("next"),
         "",
     ])
 
-
-def readme(text: str, state: TuneState, *, folder: str | Place = DEFAULT_FOLDER, files: frozenset[str] = NO_FILES,
-           title: str = "the tuning", base: str = "", newer: str | None = None) -> str:
-    """The README `text` brought up to date with the log's `state` (the arguments: see `sections`)."""
-    return splice(text, sections(state, folder=folder, files=files, base=base, newer=newer), title)
