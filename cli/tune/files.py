@@ -19,6 +19,7 @@ from batchlog.engine.files import read_user_file, write_file
 from batchlog.engine.lines import MAX_LINE_BYTES
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.batch_mjs.run_names import parse_run_name
+from batchlog.projections.tune.batch_mjs.selection import check_listed_cases
 
 if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
     from batchlog.projections.tune.zen_import import ZenFolder, ZenRun
@@ -181,7 +182,8 @@ def _read_runs(runs: Path) -> tuple[ZenRun, ...]:
         cases = read_json(cases_path, "run's cases") if present(cases_path) else None
         ids = None
         if isinstance(cases, dict) and isinstance(cases.get("batch"), list):
-            ids = tuple(case.get("id") for case in cases["batch"] if isinstance(case, dict))
+            check_listed_cases(cases["batch"], str(cases_path))  # ids as a dataset's: named by the views
+            ids = tuple(case["id"] for case in cases["batch"])
         plan = read_json(plan_path, "plan") if present(plan_path) else None
         found.append(ZenRun(entry.name, ids, _verdict(entry / "findings.md"),
                             plan if isinstance(plan, dict) else None))
