@@ -105,7 +105,7 @@ def _os_refusal(path: str | os.PathLike, what: str, exc: OSError) -> UnreadableF
     elif exc.errno == errno.ENOENT:
         message = f"{shown} does not exist: give the path of the {what}"
     elif exc.errno == errno.ELOOP:
-        message = f"{shown} is a link in a loop (or a link where none may be): give the path of the {what}"
+        message = f"{shown} is a link in a loop: give the path of the {what}"
     elif exc.errno in (errno.EACCES, errno.EPERM):
         message = f"{shown} cannot be read ({reason}): check its permissions"
     else:

@@ -95,7 +95,7 @@ def path_from(folder: Path, path: Path) -> str:
 def check_writable(path: Path, log: Path | None = None) -> None:
     """Refuse, before anything is recorded, a path a file cannot be written at (a folder, under a file, in a
     read-only folder) or that is the tuning's log itself."""
-    if log is not None and path.resolve() == log.resolve():
+    if log is not None and os.path.realpath(path) == os.path.realpath(log):  # realpath: a link loop is no error
         raise BadInput(f"{path} is the tuning's log: give another path (e.g. DIR/runs/<run>/...)", file=str(path))
     reason = _unwritable(path)
     if reason:
