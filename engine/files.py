@@ -116,9 +116,8 @@ def _os_refusal(path: str | os.PathLike, what: str, exc: OSError) -> UnreadableF
 def _too_large(path: str | os.PathLike, what: str, limit: int) -> UnreadableFile:
     most = (f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else
             f"{limit >> 10} KiB" if limit >= 1 << 10 and not limit % (1 << 10) else f"{limit:,} bytes")
-    return UnreadableFile(path, what, f"it holds more than {most}, the most a {what} may hold",
-                          f"{os.fspath(path)} holds more than {most}, the most a {what} may hold: give a smaller "
-                          f"{what}")
+    return UnreadableFile(path, what, f"it holds more than {most}, the most the {what} may hold",
+                          f"{os.fspath(path)} holds more than {most}, the most the {what} may hold: shorten it")
 
 
 # ─── the one writer ─────────────────────────────────────────────────────────

@@ -78,7 +78,7 @@ class TestOpener:
         with open(path, "wb") as fh:
             fh.truncate(1 << 40)  # a terabyte, sparse: read whole, it would never fit in memory
 
-        with pytest.raises(UnreadableFile, match="holds more than 16 MiB, the most a dataset may hold"):
+        with pytest.raises(UnreadableFile, match="holds more than 16 MiB, the most the dataset may hold"):
             read_user_file(path, "dataset", 16 << 20)
 
     def test_a_file_whose_size_says_nothing_is_cut_at_its_bound(self):

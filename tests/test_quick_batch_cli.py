@@ -275,7 +275,7 @@ UNBOUNDED_BRIEFS = {
         "scope: {", "scope: &self {").replace("include: []", "include: [*self]"), "inside its own anchor &self"),
     "lists 100 deep": (VALID_BRIEF.format(name="[" * 100 + "]" * 100), "more than 64 deep"),
     "a brief over 64 KiB": (VALID_BRIEF.format(name="alpha") + "notes: " + "x" * (64 << 10) + "\n",
-                            "holds more than 64 KiB, the most a brief may hold"),
+                            "holds more than 64 KiB, the most the brief may hold"),
 }
 SPY_VALIDATOR = """
 def load_brief_text(text):

@@ -93,12 +93,6 @@ def _write_all(fd: int, payload: bytes, written: int) -> None:
         written += more
 
 
-def _blocks(path: Path) -> Iterator[bytes]:
-    """The bytes of the file at `path`, a MiB at a time."""
-    with open(path, "rb") as fh:
-        yield from iter(lambda: fh.read(1 << 20), b"")
-
-
 def put_back(fd: int, end: int) -> None:
     """Cut a failed append back off, so the log is as it was (best effort: the next append repairs it)."""
     try:
@@ -289,3 +283,9 @@ class FileSession:
         except OSError as exc:
             raise WriteFailed(f"cannot write the salvaged log {path}: {exc.strerror or exc}: the log is as it was "
                               f"(the damaged copy is kept)", path=str(path), errno=exc.errno) from None
+
+
+def _blocks(path: Path) -> Iterator[bytes]:
+    """The bytes of the file at `path`, a MiB at a time."""
+    with open(path, "rb") as fh:
+        yield from iter(lambda: fh.read(1 << 20), b"")
