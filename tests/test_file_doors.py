@@ -235,7 +235,9 @@ NOT_WALKED = {
     ("batchlog.engine.recorders.file", "keep_copy"): "only without hard links: TestSalvage makes link() fail",
 }
 DOORS = {"read_user_file": "opener", "write_file": "writer"}
-LOG_FILE = re.compile(r"([^.][^/]*\.)?events\.jsonl(\.[^/]*)?")  # a log, its marker, a copy: not a hidden file
+# A log, its marker, a copy (not a hidden file), or the temporary name the marker's own writer gives a `.pending`
+# file where the file system keeps no extended attributes (engine/recorders/file_pending.py).
+LOG_FILE = re.compile(r"([^.][^/]*\.)?events\.jsonl(\.[^/]*)?|\.events\.jsonl\.pending\.[0-9]+-[0-9a-f]{8}\.tmp")
 # Frames of the functions that open on a caller's behalf: the access is the caller's.
 FILE_MACHINERY = {"pathlib", "shutil", "io", "_pyio", "codecs", "os", "tempfile", __name__}
 

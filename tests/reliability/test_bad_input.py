@@ -338,6 +338,9 @@ def run_cli(*args: str | Path) -> subprocess.CompletedProcess:
 
 def special_roles(root: Path) -> dict[str, tuple[Path, list[list[str | Path]]]]:
     """Per input a command reads: where it lies and the commands that read it."""
+    from batchlog.engine.snapshots.file import Snapshots
+    from batchlog.engine.snapshots.key import key_id
+
     tuning, run, zen = root / "finetune", root / "run", root / "zen"
     zen_run = zen / "runs" / "batch01-nomem-run1"
     briefs = ["quick-batch", "start", "--briefs", root / "briefs", "--run-root", root / "rr", "--brief-validator"]
@@ -369,7 +372,8 @@ def special_roles(root: Path) -> dict[str, tuple[Path, list[list[str | Path]]]]:
                                                  "--exit-codes", root / "codes.json"]]),
         "brief validator": (root / "validator.py", [[*briefs, root / "validator.py"]]),
         "archive note": (root / ".gone.summarized.json", [["quick-batch", "status", "--run-dir", root / "gone"]]),
-        "snapshot": (tuning / "events.jsonl.snap" / "tune.progress.json", [["tune", "status", "--dir", tuning]]),
+        "snapshot": (Snapshots.key_folder(tuning / "events.jsonl", key_id()) / "tune.progress.json",
+                     [["tune", "status", "--dir", tuning]]),
     }
 
 
