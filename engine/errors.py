@@ -55,6 +55,27 @@ class NotALog(EngineError):
     code = "not_a_log"
 
 
+class UnreadableFile(EngineError):
+    """A file a command reads (a dataset, a brief, a payload, ...) is missing, is not a regular file (a folder, a
+    FIFO, a device, a socket, a link to nothing or a loop), cannot be read, or holds more than its kind may
+    (engine/files.py's `read_user_file`). Nothing was read or written. `reason`: the cause in a plain open's
+    words where it has them ("No such file or directory"), for messages that must say it as another program
+    does."""
+
+    code = "unreadable_file"
+
+    def __init__(self, path: object, what: str, reason: str, message: str, *, errno: int | None = None) -> None:
+        super().__init__(message, path=str(path), what=what)
+        self.path = str(path)
+        self.reason = reason
+        self.errno = errno
+
+    def python_words(self) -> str:
+        """The cause as Python's OSError says it (`[Errno 2] No such file or directory: 'x'`) when it was one, for
+        messages that must match another program's word for word; else `reason`."""
+        return f"[Errno {self.errno}] {self.reason}: {self.path!r}" if self.errno is not None else self.reason
+
+
 class CannotEncode(EngineError):
     """The decided events hold a value the log's JSON cannot carry (nested deeper than 255 levels, a whole number
     past 64 bits): refused, nothing written."""

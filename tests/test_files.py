@@ -1,4 +1,5 @@
-"""batchlog.engine.files: output files are whole or absent, under unique temporary names, at every crash point."""
+"""batchlog.engine.files' writer: output files are whole or absent, under unique temporary names, at every crash
+point. (The doors themselves, opener and writer, against planted and special files: tests/test_file_doors.py.)"""
 
 from __future__ import annotations
 
@@ -9,19 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from batchlog.engine.files import claim_new_file, write_atomically
+from batchlog.engine.files import write_file
 
 CRASH_POINTS = ("effect.temp_written", "effect.before_rename", "effect.after_rename")
 
 _WRITER = """
 import sys
 from pathlib import Path
-from batchlog.engine.files import claim_new_file, write_atomically
+from batchlog.engine.files import write_file
 target = Path(sys.argv[2])
-if sys.argv[1] == "write":
-    write_atomically(target, b"new contents\\n")
-else:
-    claim_new_file([target, target.with_name("b.json")], b"new contents\\n")
+write_file(target, b"new contents\\n", new=sys.argv[1] == "claim")
 """
 
 
@@ -33,12 +31,12 @@ def _run_writer(mode: str, target: Path, crash_at: str | None) -> int:
     return subprocess.run([sys.executable, "-c", _WRITER, mode, str(target)], env=env).returncode
 
 
-class TestWriteAtomically:
+class TestWriteFile:
     def test_replaces_the_file_and_leaves_no_temporary_file(self, tmp_path: Path) -> None:
         target = tmp_path / "cases.json"
         target.write_bytes(b"old\n")
 
-        write_atomically(target, b"new\n")
+        write_file(target, b"new\n")
 
         assert target.read_bytes() == b"new\n"
         assert os.listdir(tmp_path) == ["cases.json"]
@@ -47,7 +45,7 @@ class TestWriteAtomically:
         target = tmp_path / "missing-folder" / "cases.json"
 
         with pytest.raises(OSError):
-            write_atomically(target, b"new\n")
+            write_file(target, b"new\n")
 
         assert os.listdir(tmp_path) == []
 
@@ -62,7 +60,7 @@ class TestWriteAtomically:
         assert code == -9
         assert target.read_bytes() in (b"old\n", b"new contents\n")
         assert target.read_bytes() == (b"new contents\n" if point == "effect.after_rename" else b"old\n")
-        write_atomically(target, b"again\n")
+        write_file(target, b"again\n")
         assert os.listdir(tmp_path) == ["cases.json"]
         assert target.read_bytes() == b"again\n"
 
@@ -71,29 +69,27 @@ class TestWriteAtomically:
         live = tmp_path / f".cases.json.{os.getppid()}-abcdef01.tmp"
         live.write_bytes(b"being written")
 
-        write_atomically(target, b"new\n")
+        write_file(target, b"new\n")
 
         assert live.read_bytes() == b"being written"
 
 
-class TestClaimNewFile:
-    def test_takes_the_first_free_name(self, tmp_path: Path) -> None:
-        (tmp_path / "a.json").write_bytes(b"taken\n")
-
-        claimed = claim_new_file([tmp_path / "a.json", tmp_path / "b.json"], b"mine\n")
+class TestWriteNewFile:
+    def test_claims_a_free_name(self, tmp_path: Path) -> None:
+        claimed = write_file(tmp_path / "b.json", b"mine\n", new=True)
 
         assert claimed == tmp_path / "b.json"
-        assert (tmp_path / "a.json").read_bytes() == b"taken\n"
         assert claimed.read_bytes() == b"mine\n"
-        assert sorted(os.listdir(tmp_path)) == ["a.json", "b.json"]
+        assert os.listdir(tmp_path) == ["b.json"]
 
-    def test_every_name_taken_is_an_error_and_leaves_nothing(self, tmp_path: Path) -> None:
+    def test_a_taken_name_is_an_error_and_leaves_the_file_and_nothing_else(self, tmp_path: Path) -> None:
         (tmp_path / "a.json").write_bytes(b"taken\n")
 
         with pytest.raises(FileExistsError):
-            claim_new_file([tmp_path / "a.json"], b"mine\n")
+            write_file(tmp_path / "a.json", b"mine\n", new=True)
 
         assert os.listdir(tmp_path) == ["a.json"]
+        assert (tmp_path / "a.json").read_bytes() == b"taken\n"
 
     @pytest.mark.parametrize("point", CRASH_POINTS)
     def test_a_kill_at_any_point_never_leaves_an_empty_claimed_name(self, tmp_path: Path, point: str) -> None:
@@ -104,5 +100,5 @@ class TestClaimNewFile:
         assert code == -9
         left = {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path) if not name.startswith(".")}
         assert left == ({"a.json": b"new contents\n"} if point == "effect.after_rename" else {})
-        write_atomically(tmp_path / "a.json", b"again\n")
+        write_file(tmp_path / "a.json", b"again\n")
         assert not [name for name in os.listdir(tmp_path) if name.startswith(".")]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -260,6 +263,69 @@ class TestBriefs:
 
         assert first.code == again.code == 0
         assert json.loads(again.out) == {**json.loads(first.out), "resumed": True}
+
+
+# A YAML alias bomb (issue 23, item 12): nine aliases a level, nine levels: about 387 million strings once written
+# out, in 333 bytes. The brief's `name` must be a string: a validator that expands it never ends its message.
+ALIAS_BOMB = "a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n" + "".join(
+    f"{name}: &{name} [{','.join(['*' + prior] * 9)}]\n" for prior, name in zip("abcdefgh", "bcdefghi")) + "name: *i\n"
+UNBOUNDED_BRIEFS = {
+    "an alias bomb": (ALIAS_BOMB, "stands for more than 10,000 values once its YAML aliases are written out"),
+    "an alias inside its own anchor": (VALID_BRIEF.format(name="alpha").replace(
+        "scope: {", "scope: &self {").replace("include: []", "include: [*self]"), "inside its own anchor &self"),
+    "lists 100 deep": (VALID_BRIEF.format(name="[" * 100 + "]" * 100), "more than 64 deep"),
+    "a brief over 64 KiB": (VALID_BRIEF.format(name="alpha") + "notes: " + "x" * (64 << 10) + "\n",
+                            "holds more than 64 KiB, the most the brief may hold"),
+}
+SPY_VALIDATOR = """
+def load_brief_text(text):
+    raise AssertionError("the validator was given the brief")
+
+
+def validate_brief(brief):
+    raise AssertionError("the validator was given the brief")
+"""
+
+
+class TestBriefBounds:
+    """A brief that would keep a validator busy without end is refused as `brief-malformed` before the validator
+    sees it (issue 23, item 12); a brief within the bounds, aliases and all, goes to the validator as before."""
+
+    @pytest.mark.parametrize("kind", UNBOUNDED_BRIEFS)
+    def test_it_is_rejected_before_the_validator_sees_it(self, tmp_path, kind):
+        text, words = UNBOUNDED_BRIEFS[kind]
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b/skill-brief.yaml").write_text(text)
+        (tmp_path / "spy.py").write_text(SPY_VALIDATOR)
+
+        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-validator", "spy.py", cwd=tmp_path)
+
+        assert result.code == 0, result.err  # the spy, asked anything, would have made it helper-missing (exit 1)
+        (rejected,) = json.loads(result.out)["rejected"]
+        assert rejected["error_code"] == "brief-malformed" and words in rejected["message"], rejected
+        assert rejected["message"].startswith(f"Brief validation failed: `{tmp_path}/b/skill-brief.yaml` ")
+
+    @pytest.mark.parametrize("kind", UNBOUNDED_BRIEFS)
+    def test_skill_forges_validator_is_never_kept_busy_by_it(self, tmp_path, schema, kind):
+        """In a child process: before the bounds, the bomb kept this command busy until killed (here: the timeout)."""
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b/skill-brief.yaml").write_text(UNBOUNDED_BRIEFS[kind][0])
+
+        done = subprocess.run([sys.executable, "-m", "batchlog.cli.main", "quick-batch", "start", "--briefs", "b",
+                               "--run-root", "rr", "--brief-schema", str(schema)], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, **CLOCK})
+
+        assert done.returncode == 0, done.stderr
+        assert [r["error_code"] for r in json.loads(done.stdout)["rejected"]] == ["brief-malformed"]
+
+    def test_a_brief_with_a_few_aliases_goes_to_the_validator_as_before(self, tmp_path, schema):
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b/skill-brief.yaml").write_text(VALID_BRIEF.format(name="alpha").replace(
+            "include: [], exclude: []", "include: &paths [src, lib], exclude: *paths"))
+
+        result = qb("start", "--briefs", "b", "--run-root", "rr", "--brief-schema", schema, cwd=tmp_path)
+
+        assert result.code == 0 and json.loads(result.out)["rejected"] == [], result.out
 
 
 class TestNoLockFile:

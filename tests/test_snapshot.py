@@ -338,12 +338,12 @@ class TestSnapshotUse:
         _fill(path, 10)
         refused = []
 
-        def read_only(*args, **kwargs):
-            refused.append(kwargs.get("dir"))
-            raise PermissionError(13, "Permission denied", kwargs.get("dir"))
+        def read_only(target, *args, **kwargs):
+            refused.append(target)
+            raise PermissionError(13, "Permission denied", str(target.parent))
 
         with monkeypatch.context() as patch:
-            patch.setattr("tempfile.mkstemp", read_only)
+            patch.setattr("batchlog.engine.snapshots.file.write_file", read_only)
             replayed = EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
 
         assert refused

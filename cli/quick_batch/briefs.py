@@ -3,6 +3,13 @@
 The validator is skill-forge's own skf-validate-brief-schema.py, loaded as a module as the seed
 loads it: batchlog has no brief rule of its own, so its refusals are skill-forge's, word for word.
 Loaded (with the pyyaml and jsonschema it imports) only by `start --briefs`.
+
+Except for bounds that keep `start` from hanging on a brief, which the seed does not have: a brief (and the
+validator) is read through engine/files.py's opener (a regular file, at most `BRIEF_BYTES`), and before the
+validator parses it, its YAML events are counted (`_unbounded`): a brief holding more than `BRIEF_VALUES`
+values once its aliases are written out (a 466-byte alias bomb stands for billions: the validator would
+walk them for ever), an alias inside its own anchor (a value that never ends) or values nested deeper than
+`BRIEF_DEPTH` is refused as the seed refuses a brief it cannot read: `brief-malformed`.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file
 from batchlog.projections.errors import Refused
 from batchlog.projections.quick_batch.commands import BriefCheck
 from batchlog.projections.quick_batch.events import CREATE_WORKFLOW
@@ -20,6 +29,12 @@ BRIEF_FILE = "skill-brief.yaml"
 SCHEMA_ENV = "BATCHLOG_BRIEF_SCHEMA"
 VALIDATOR_ENV = "BATCHLOG_BRIEF_VALIDATOR"
 VALIDATOR_FILE = "skf-validate-brief-schema.py"
+# A brief is a page of YAML (a few KiB); PyYAML's parser, which the validator uses, reads about 70 KiB a
+# second, so these bounds keep a brief's check to about a second.
+BRIEF_BYTES = 64 << 10
+BRIEF_VALUES = 10_000  # scalars, lists and mappings, each alias counted as what it stands for
+BRIEF_DEPTH = 64  # lists and mappings inside each other (the parser recurses per level; a brief needs a few)
+VALIDATOR_BYTES = 4 << 20
 
 
 def expand_briefs(paths: list[str]) -> list[str]:
@@ -63,9 +78,21 @@ class BriefValidator:
             return BriefCheck("brief-missing", f"Brief not found at `{path}`. Run [BS] Brief Skill to create one, "
                                                "or use [QS] Quick Skill for brief-less generation.")
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+            # Decoded as the seed's read_text does: UTF-8, with universal newlines.
+            raw = read_user_file(file, "brief", BRIEF_BYTES).decode("utf-8")
+            text = raw.replace("\r\n", "\n").replace("\r", "\n")
+        except UnreadableFile as e:
+            if e.errno is not None:
+                return BriefCheck("brief-malformed",
+                                  f"Brief validation failed: `{path}` cannot be read as UTF-8 text: {e.python_words()}")
+            return BriefCheck("brief-malformed", f"Brief validation failed: `{path}` {e.reason.removeprefix('it ')}. "
+                                                 "Update your skill-brief.yaml and re-run.")
+        except UnicodeDecodeError as e:
             return BriefCheck("brief-malformed", f"Brief validation failed: `{path}` cannot be read as UTF-8 text: {e}")
+        unbounded = _unbounded(text)
+        if unbounded is not None:
+            return BriefCheck("brief-malformed", f"Brief validation failed: `{path}` {unbounded}. Update your "
+                                                 "skill-brief.yaml and re-run.")
         try:
             brief, error = self._module.load_brief_text(text)
             if error is not None:
@@ -77,6 +104,49 @@ class BriefValidator:
         except Exception as e:  # the validator broke on this brief: the user's helper, not the batch, is at fault
             raise Refused(f"the brief validator failed on {path}: {type(e).__name__}: {e}",
                           halt_reason="helper-missing") from None
+
+
+def _unbounded(text: str) -> str | None:
+    """Why the validator must not be given the brief `text` (None: it may): more than `BRIEF_VALUES` values with
+    its aliases written out, an alias inside its own anchor, or values nested deeper than `BRIEF_DEPTH`. Counted
+    on PyYAML's event stream, which stands for an alias by one event and which it parses without recursing, with
+    the validator's own (pure Python, safe) parser: text it cannot parse is left to the validator, whose parse
+    fails at the same place, in its own words, before it builds a value."""
+    import yaml
+
+    sizes: dict[str, int] = {}  # anchor -> values it stands for, once its node has ended
+    open_nodes: list[list] = []  # [anchor, values so far] of each list or mapping not ended yet, outermost first
+    values = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                open_nodes.append([event.anchor, 1])
+                if len(open_nodes) > BRIEF_DEPTH:
+                    return f"nests lists and mappings more than {BRIEF_DEPTH} deep: flatten it"
+                continue
+            if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                anchor, size = open_nodes.pop()
+            elif isinstance(event, yaml.ScalarEvent):
+                anchor, size = event.anchor, 1
+            elif isinstance(event, yaml.AliasEvent):
+                if any(anchor == event.anchor for anchor, _ in open_nodes):
+                    return (f"holds the alias *{event.anchor} inside its own anchor &{event.anchor}, a value that never "
+                            "ends: write the value out")
+                anchor, size = None, sizes.get(event.anchor, 1)  # an undefined alias: the validator's YAML error
+            else:
+                continue
+            if anchor is not None:
+                sizes[anchor] = size
+            if open_nodes:
+                open_nodes[-1][1] += size
+            else:
+                values += size
+            if max(values, open_nodes[-1][1] if open_nodes else 0) > BRIEF_VALUES:
+                return (f"stands for more than {BRIEF_VALUES:,} values once its YAML aliases are written out: write "
+                        "the values out without anchors and aliases")
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def validator_file(given: str | None, schema: str | None) -> str | None:
@@ -103,16 +173,20 @@ def load_validator(given: str | None, schema: str | None) -> BriefValidator:
     import sys
 
     try:
+        # Read through the opener (a FIFO or a device never hangs the load), then run as the import system would.
+        source = read_user_file(path, "brief validator", VALIDATOR_BYTES)
         spec = importlib.util.spec_from_file_location("skf_validate_brief_schema", path)
         if spec is None or spec.loader is None:
             raise ImportError(f"{path} is not a Python file")
         module = importlib.util.module_from_spec(spec)
         limit = sys.getrecursionlimit()
-        spec.loader.exec_module(module)
+        exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 - the user's own validator, as the seed runs it
         sys.setrecursionlimit(limit)
         for name in ("load_brief_text", "validate_brief"):
             if not callable(getattr(module, name, None)):
                 raise ImportError(f"it has no {name}()")
+    except UnreadableFile as e:
+        raise Refused(f"the brief validator cannot be loaded: {e.message}", halt_reason="helper-missing") from None
     except Exception as e:  # any failure to load the user's file: SyntaxError, a missing import, its schema gone
         raise Refused(f"the brief validator cannot be loaded ({path}): {type(e).__name__}: {e}",
                       halt_reason="helper-missing") from None

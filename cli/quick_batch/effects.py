@@ -2,7 +2,8 @@
 
 Every effect is safe to repeat: a repeat of a recorded command asks for the effects a crash may have
 left undone, and each one finishes what is missing and leaves alone what is done. Output files go
-through engine/files.py (a unique temporary name, fsync, rename or link), so none is ever empty.
+through engine/files.py's writer (a unique temporary name, fsync, rename or link), so none is ever empty; a
+summary already there is read through its opener.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from batchlog.cli.folders import LOG_NAME
 from batchlog.cli.quick_batch.files import remove_tree
 from batchlog.cli.store import log_file, log_lines
-from batchlog.engine.files import claim_new_file, write_atomically
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file, write_file
 from batchlog.projections.errors import BadInput
 from batchlog.projections.quick_batch.commands import (
     ArchiveAndRemove,
@@ -44,10 +46,10 @@ def _candidates(effect: WriteSummary) -> Iterator[Path]:
 
 
 def _same_bytes(path: Path, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (a longer one, or anything but a regular file, does not)."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read(len(data) + 1) == data
-    except OSError:
+        return read_user_file(path, "summary", len(data)) == data
+    except UnreadableFile:
         return False
 
 
@@ -57,10 +59,10 @@ def _claim(effect: WriteSummary, data: bytes) -> Path:
     record ends on the same name."""
     for path in _candidates(effect):
         if _same_bytes(path, data):
-            write_atomically(path, data)  # the same bytes again: what a killed writer left beside it goes
+            write_file(path, data)  # the same bytes again: what a killed writer left beside it goes
             return path
         try:
-            return claim_new_file((path,), data)
+            return write_file(path, data, new=True)
         except FileExistsError:
             if _same_bytes(path, data):  # a concurrent repeat claimed it a moment ago
                 return path
@@ -79,7 +81,7 @@ def write_summary(effect: WriteSummary) -> tuple[str | None, list[str]]:
         folder.mkdir(parents=True, exist_ok=True)
         mine = _claim(effect, data)
         summary_path = mine.as_posix()
-        write_atomically(folder / f"{effect.stem}-latest.json", data)
+        write_file(folder / f"{effect.stem}-latest.json", data)
     except OSError as e:
         return summary_path, [f"summary_write_failed: {folder.as_posix()}: {e.strerror or e}"]
     return summary_path, []
@@ -126,8 +128,8 @@ def archive_and_remove(effect: ArchiveAndRemove, log: EventLog) -> None:
     run_dir, summary = Path(effect.run_dir), Path(effect.summary_path)
     archive = summary.with_name(f"{summary.stem}.{LOG_NAME}")
     try:
-        write_atomically(archive, b"".join(line + b"\n" for line in log_lines(log)))
-        write_atomically(archive_note(run_dir), json.dumps(
+        write_file(archive, (line + b"\n" for line in log_lines(log)))
+        write_file(archive_note(run_dir), json.dumps(
             {"summary": os.path.relpath(summary, run_dir.parent), "archive": os.path.relpath(archive, run_dir.parent)},
             indent=2).encode() + b"\n")
     except OSError:

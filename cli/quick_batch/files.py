@@ -1,7 +1,8 @@
 """The quick batch's files: batch files, staged payloads, run folders, summary files, the log.
 
-All reading and writing of `batchlog quick-batch` outside the log's own appends;
-messages are skf-quick-batch.py's. Raises `BadInput` (exit 1) for what it cannot read.
+All reading and writing of `batchlog quick-batch` outside the log's own appends, through engine/files.py's two
+doors (every file read by `read_user_file`: a regular file of bounded size); messages are skf-quick-batch.py's
+where it has one. Raises `BadInput` (exit 1) for what it cannot read.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from batchlog.cli.folders import LOG_NAME
 from batchlog.cli.loop_log import open_loop_log
 from batchlog.cli.loops import types_for
 from batchlog.cli.printed import remember
-from batchlog.engine.files import read_regular
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file
+from batchlog.engine.lines import MAX_LINE_BYTES
 from batchlog.engine.log import EventLog
 from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.quick_batch.commands import Staged, Unstaged
@@ -28,6 +31,14 @@ from batchlog.projections.quick_batch.grammar import TargetLine, parse_bytes
 
 SEED_BATCH_FILE = "batch.jsonl"
 
+# The most each input may hold (README: Guarantees, "Files that are not logs"). A batch file's targets and a
+# staged payload are recorded in one event, so no more than a line of the log may hold; an exit-code map and a
+# removed run folder's note are small; a seed's batch.jsonl (one line per event of a whole batch) is read whole
+# to be imported, and is given room for a long batch.
+RECORDED_BYTES = MAX_LINE_BYTES
+SMALL_BYTES = 1 << 20
+SEED_LOG_BYTES = 256 << 20
+
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr)
@@ -36,25 +47,29 @@ def _say(message: str) -> None:
 def read_batch_file(path: str) -> tuple[TargetLine, ...]:
     """The targets of the batch file at `path` (named as given in messages)."""
     try:
-        data = read_regular(path)
-    except OSError as e:
-        raise BadInput(f"the batch file {path} cannot be read: {e.strerror or e}", path=path) from None
+        data = read_user_file(path, "batch file", RECORDED_BYTES)
+    except UnreadableFile as e:
+        raise BadInput(f"the batch file {path} cannot be read: {e.reason}", path=path) from None
     return parse_bytes(data, path)
 
 
 def read_json_file(path: Path, what: str) -> Any:
-    """A JSON file the user names (--exit-codes, --brief-schema)."""
+    """A JSON file the user names (--exit-codes)."""
     try:
-        return json.loads(read_regular(path).decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        return json.loads(read_user_file(path, what, SMALL_BYTES).decode("utf-8-sig"))
+    except UnreadableFile as e:
+        raise BadInput(e.message, path=path.as_posix()) from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise BadInput(f"the {what} {path.as_posix()} cannot be read as JSON: {e}", path=path.as_posix()) from None
 
 
 def _read_payload(path: Path) -> dict[str, Any]:
     shown = path.as_posix()
     try:
-        payload = json.loads(read_regular(path).decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        payload = json.loads(read_user_file(path, "staged payload", RECORDED_BYTES).decode("utf-8-sig"))
+    except UnreadableFile as e:
+        raise BadInput(f"{shown} holds no JSON object: {e.python_words()}", path=shown) from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         # RecursionError: JSON nested too deep to read; ValueError: a number of more than 4,300 digits (the
         # seed crashes on both)
         raise BadInput(f"{shown} holds no JSON object: {e}", path=shown) from None

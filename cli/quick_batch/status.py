@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from itertools import islice
@@ -11,6 +12,8 @@ from typing import Any
 from batchlog.cli.loop_log import decided, read_state, state_of
 from batchlog.cli.quick_batch import files as io
 from batchlog.cli.store import Store, shown
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file
 from batchlog.projections.errors import BadInput
 from batchlog.projections.quick_batch import decide, progress
 from batchlog.projections.quick_batch.commands import ImportSeedBatch
@@ -42,9 +45,9 @@ def _archived(run_dir: Path) -> tuple[Path, Path] | None:
     if run_dir.exists():
         return None
     try:
-        note = json.loads(archive_note(run_dir).read_text(encoding="utf-8"))
+        note = json.loads(read_user_file(archive_note(run_dir), "archive note", io.SMALL_BYTES))
         summary, archive = (Path(os.path.normpath(run_dir.parent / note[key])) for key in ("summary", "archive"))
-    except (OSError, ValueError, TypeError, KeyError):
+    except (UnreadableFile, ValueError, TypeError, KeyError):
         return None
     return (summary, archive) if archive.is_file() else None
 
@@ -56,9 +59,11 @@ def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, An
 
     source = run_dir / io.SEED_BATCH_FILE
     try:
-        data = source.read_bytes()
-    except OSError as e:
-        raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.strerror or e}") from None
+        data = read_user_file(source, f"seed's {io.SEED_BATCH_FILE}", io.SEED_LOG_BYTES)
+    except UnreadableFile as e:
+        if e.errno == errno.ENOENT and not source.is_symlink():
+            raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.reason}") from None
+        raise BadInput(e.message, path=source.as_posix()) from None
     events = events_of_seed_lines(data, run_dir.as_posix())
     log = io.open_log(run_dir, store, notes=True)
     command = ImportSeedBatch(shown(log), events)

@@ -1,6 +1,7 @@
 """The tuning's files: reading datasets and zen folders, writing cases.json and plan.json.
 
-All file access of `batchlog tune` lives here (projections/ never opens a file).
+All file access of `batchlog tune` lives here (projections/ never opens a file), through engine/files.py's two
+doors: every file is read by `read_user_file` (a regular file of bounded size) and written by `write_file`.
 Every unreadable input becomes a `BadInput` that names the file and the fix.
 """
 
@@ -13,38 +14,59 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from batchlog.engine.files import NotARegularFile, read_regular, write_atomically
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file, write_file
+from batchlog.engine.lines import MAX_LINE_BYTES
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.batch_mjs.run_names import parse_run_name
+from batchlog.projections.tune.batch_mjs.selection import check_listed_cases
 
 if TYPE_CHECKING:  # imported where a zen folder is read: only `tune import` needs it
     from batchlog.projections.tune.zen_import import ZenFolder, ZenRun
 
 FINDINGS_VERDICT = re.compile(r"^## ([A-Z][A-Z ]*[A-Z])", re.MULTILINE)  # batch.mjs's verdict heading
 
+# The most each input may hold (README: Guarantees, "Files that are not logs"). What a tuning records in one event
+# (a dataset, a selection, a run's cases.json and plan.json, a difficult list) no more than a line of its log may
+# hold: a larger file could never be recorded. A settings file is small. Markdown (findings.md, README.md,
+# USAGE.md) is text a person writes around the tuning's sections.
+RECORDED_BYTES = MAX_LINE_BYTES
+SETTINGS_BYTES = 1 << 20
+MARKDOWN_BYTES = 64 << 20
 
-def read_json(path: Path, what: str = "file") -> Any:
-    """A JSON file's value; BadInput naming the file when it is missing, unreadable, not UTF-8 or not JSON."""
+
+def read_input(path: Path, what: str, limit: int) -> bytes:
+    """The bytes of the file at `path` (a `what`) through engine/files.py's opener; BadInput naming the file and
+    the fix when it is missing, not a regular file, unreadable or over `limit` bytes."""
     try:
-        raw = read_regular(path)
-    except FileNotFoundError:
-        raise BadInput(f"{path} does not exist: give the path of the {what}", file=str(path)) from None
-    except IsADirectoryError:
-        raise BadInput(f"{path} is a folder: give the path of the {what} (a JSON file)", file=str(path)) from None
-    except NotARegularFile:
-        raise BadInput(f"{path} is not a regular file (a FIFO, a device or a socket): give the path of the {what} "
-                       "(a JSON file)", file=str(path)) from None
-    except OSError as exc:
-        raise BadInput(f"{path} cannot be read ({exc.strerror or exc}): check its permissions",
-                       file=str(path)) from None
+        return read_user_file(path, what, limit)
+    except UnreadableFile as error:
+        raise BadInput(error.message, file=str(path)) from None
+
+
+def read_text(path: Path, what: str, limit: int = MARKDOWN_BYTES) -> str:
+    """A text file's contents (`read_input`); BadInput when it is not UTF-8."""
+    raw = read_input(path, what, limit)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{path} is not UTF-8 (byte {exc.start}): save it as UTF-8", file=str(path)) from None
+
+
+def read_json(path: Path, what: str = "file", limit: int = RECORDED_BYTES) -> Any:
+    """A JSON file's value; BadInput naming the file when it is missing, not a regular file, unreadable, too
+    large, not UTF-8 or not JSON."""
+    text = read_text(path, what, limit)
     try:
         return orjson.loads(text.removeprefix("\ufeff"))
     except orjson.JSONDecodeError as exc:
         raise BadInput(f"{path} is not JSON ({exc}): fix the file", file=str(path)) from None
+
+
+def present(path: Path) -> bool:
+    """Whether anything is at `path`, a link to nothing included (which the opener then refuses, rather than
+    taking it for a file that is not there)."""
+    return os.path.lexists(path)
 
 
 def read_dataset(path: Path) -> tuple[dict[str, Any], ...]:
@@ -73,7 +95,7 @@ def path_from(folder: Path, path: Path) -> str:
 def check_writable(path: Path, log: Path | None = None) -> None:
     """Refuse, before anything is recorded, a path a file cannot be written at (a folder, under a file, in a
     read-only folder) or that is the tuning's log itself."""
-    if log is not None and path.resolve() == log.resolve():
+    if log is not None and os.path.realpath(path) == os.path.realpath(log):  # realpath: a link loop is no error
         raise BadInput(f"{path} is the tuning's log: give another path (e.g. DIR/runs/<run>/...)", file=str(path))
     reason = _unwritable(path)
     if reason:
@@ -95,11 +117,12 @@ def _unwritable(path: Path) -> str:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write a file whole through engine/files.py (a temporary name of this writer's own, fsynced, renamed over
-    it): a reader, a kill or a concurrent repeat of the same command never leaves or sees half of it."""
+    """Write a file whole through engine/files.py's writer (a temporary name of this writer's own, fsynced, renamed
+    over it, its permissions kept): a reader, a kill or a concurrent repeat of the same command never leaves or
+    sees half of it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, text.encode("utf-8"))
+        write_file(path, text.encode("utf-8"))
     except OSError as exc:
         reason = _unwritable(path) or exc.strerror or str(exc)
         raise BadInput(f"{path} cannot be written: {reason}", file=str(path)) from None
@@ -130,14 +153,14 @@ def read_zen_folder(folder: Path) -> ZenFolder:
         raise BadInput(f"{folder} is not a folder: give the zen-finetune folder (the one holding selection.json)",
                        folder=str(folder))
     config_path = folder / "config.json"
-    config = read_json(config_path, "config") if config_path.exists() else {}
+    config = read_json(config_path, "config", SETTINGS_BYTES) if present(config_path) else {}
     dataset = read_dataset(folder / "dataset.json")
     selection = read_json(folder / "selection.json", "selection")
     if not isinstance(selection, dict) or not isinstance(selection.get("batch"), list):
         raise BadInput(f"{folder / 'selection.json'} holds no \"batch\" list", file=str(folder / "selection.json"))
     difficult_path = folder / "difficult.json"
     difficult = None
-    if difficult_path.exists():
+    if present(difficult_path):
         listed = read_json(difficult_path, "difficult list")
         difficult = listed.get("cases") if isinstance(listed, dict) else None
         if not isinstance(difficult, list):
@@ -156,11 +179,12 @@ def _read_runs(runs: Path) -> tuple[ZenRun, ...]:
         if not entry.is_dir() or parse_run_name(entry.name) is None:
             continue
         cases_path, plan_path = entry / "cases.json", entry / "plan.json"
-        cases = read_json(cases_path, "run's cases") if cases_path.exists() else None
+        cases = read_json(cases_path, "run's cases") if present(cases_path) else None
         ids = None
         if isinstance(cases, dict) and isinstance(cases.get("batch"), list):
-            ids = tuple(case.get("id") for case in cases["batch"] if isinstance(case, dict))
-        plan = read_json(plan_path, "plan") if plan_path.exists() else None
+            check_listed_cases(cases["batch"], str(cases_path))  # ids as a dataset's: named by the views
+            ids = tuple(case["id"] for case in cases["batch"])
+        plan = read_json(plan_path, "plan") if present(plan_path) else None
         found.append(ZenRun(entry.name, ids, _verdict(entry / "findings.md"),
                             plan if isinstance(plan, dict) else None))
     return tuple(found)
@@ -168,12 +192,8 @@ def _read_runs(runs: Path) -> tuple[ZenRun, ...]:
 
 def _verdict(findings: Path) -> str:
     """The first `## WORD` heading of a run's findings.md, "" when it has none (not graded)."""
-    if not findings.exists():
+    if not present(findings):
         return ""
-    try:
-        text = findings.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{findings} cannot be read as UTF-8 text ({exc}): fix or remove it",
-                       file=str(findings)) from None
+    text = read_text(findings, "run's findings")
     match = FINDINGS_VERDICT.search(text)
     return match[1].rstrip() if match else ""

@@ -19,7 +19,7 @@ from batchlog.cli.loop_log import state_of
 from batchlog.cli.loops import all_types
 from batchlog.cli.options import At, Dir, Json, LogName, Store
 from batchlog.cli.store import chosen, shown, verify_log
-from batchlog.cli.tune.files import check_writable, write_text
+from batchlog.cli.tune.files import check_writable, present, read_text, write_text
 from batchlog.cli.tune.log import DEFAULT_DIR, read_tuning, tune_log
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.decide.refusals import require_tuning
@@ -70,17 +70,9 @@ def _run_files(folder: Path) -> frozenset[str]:
                      for name in RUN_FILES if (entry / name).is_file())
 
 
-def _read(path: Path) -> str:
-    if path.is_dir():
-        raise BadInput(f"{path} is a folder: give --file the path of a markdown file", file=str(path))
-    if not path.exists():
-        return ""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}): save it as UTF-8", file=str(path)) from None
-    except OSError as exc:
-        raise BadInput(f"{path} cannot be read ({exc.strerror or exc})", file=str(path)) from None
+def _read(path: Path, what: str) -> str:
+    """The file a report rewrites ("" when there is none yet), through engine/files.py's opener."""
+    return read_text(path, what) if present(path) else ""
 
 
 def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
@@ -164,7 +156,7 @@ def readme_command(
         check_writable(path, store.file(folder))
     read = read_tuning(folder, at, store=store)
     state, newer = read.state, None if read.newer is None else str(read.newer["first"])
-    old = _read(path)
+    old = _read(path, "README")
     base, name = _places(folder, path)
     place = Place(name, store.printed(folder))  # where the next section's command finds this tuning's log
     rendered = sections(state, folder=place, files=_run_files(folder), base=base, newer=newer)
@@ -192,7 +184,7 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log
     state = read.state
     new = usage_markdown(state, _title(state, folder))
     shown = {**usage_figures(state), **read.fields()} if as_json else None
-    return _write_or_check(path, _read(path), new, check, stdout=False, as_json=shown)
+    return _write_or_check(path, _read(path, "usage report"), new, check, stdout=False, as_json=shown)
 
 
 def audit_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,

@@ -14,13 +14,13 @@ from contextlib import ExitStack, contextmanager
 from functools import partial
 from hashlib import sha256
 from pathlib import Path
-from stat import S_ISDIR, S_ISREG
+from stat import S_IMODE, S_ISDIR, S_ISREG
 from typing import Any
 
 from batchlog.engine.chain import line_hash
 from batchlog.engine.crash_hook import crash_point, written_mid_write
 from batchlog.engine.errors import NotALog, WriteFailed
-from batchlog.engine.files import BINARY, fsync_folder, remove_quietly
+from batchlog.engine.files import BINARY, fsync_folder, remove_quietly, write_file
 from batchlog.engine.lines import read_at
 from batchlog.engine.recorders import file_pending
 from batchlog.engine.recorders.file_lock import Held, NoFolder, exclusive
@@ -244,19 +244,17 @@ class FileSession:
     def keep_copy(self, suffix: str) -> tuple[str, str]:
         """The file, untouched, under its name + `suffix` beside it (numbered when that name is taken): a hard
         link, else a copy."""
-        import shutil  # here: only a salvage copies a log
-
         path = self.path
         target = path.with_name(f"{path.name}{suffix}")
         number = 1
-        while target.exists():
+        while os.path.lexists(target):
             number += 1
             target = path.with_name(f"{path.name}{suffix}-{number}")
         try:
             try:
                 os.link(path, target)
-            except OSError:
-                shutil.copy2(path, target)
+            except OSError:  # no hard links here: a copy, through the writer (a link planted at `target` is refused)
+                write_file(target, _blocks(path), new=True, mode=S_IMODE(os.stat(path).st_mode))
         except OSError as exc:
             raise WriteFailed(f"cannot keep the damaged log as {target}: {exc.strerror or exc}: nothing was changed",
                               path=str(path), errno=exc.errno) from None
@@ -274,13 +272,8 @@ class FileSession:
         path = self.path
         with open(path, "rb") as fh:
             prefix = fh.read(kept_bytes)
-        temp = path.with_name(f".{path.name}.salvage")
         try:
-            with open(temp, "wb") as fh:
-                fh.write(prefix + line + b"\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(temp, path)
+            write_file(path, prefix + line + b"\n")  # a temporary name nobody can plant; the log's mode kept
             file_pending.SidecarStore(path).remove()
             folder = os.open(path.parent, os.O_RDONLY)
             try:
@@ -288,6 +281,11 @@ class FileSession:
             finally:
                 os.close(folder)
         except OSError as exc:
-            remove_quietly(temp)
             raise WriteFailed(f"cannot write the salvaged log {path}: {exc.strerror or exc}: the log is as it was "
                               f"(the damaged copy is kept)", path=str(path), errno=exc.errno) from None
+
+
+def _blocks(path: Path) -> Iterator[bytes]:
+    """The bytes of the file at `path`, a MiB at a time."""
+    with open(path, "rb") as fh:
+        yield from iter(lambda: fh.read(1 << 20), b"")

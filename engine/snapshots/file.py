@@ -28,15 +28,16 @@ process that checked the bytes before a snapshot keeps their digest going (`_Bas
 writes hashes only the bytes since.
 
 Files: `<log>.snap/<key fingerprint>/<projection name>.json`, written under a temporary name and
-renamed, so a reader never sees one half-written. A snapshot is a cache: it is
-not fsynced, and a file lost or cut short in a crash is simply ignored. What
-reads and writes snapshot files (cattrs, tempfile) is imported only when a
+renamed (engine/files.py's writer; read through its opener), so a reader never sees one half-written. A
+snapshot is a cache: it is not fsynced, and a file lost or cut short in a crash is simply ignored. What
+reads and writes snapshot files (cattrs) is imported only when a
 file is there to read or one is to be written: a view of a short log without a
 snapshot pays for none of it.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -48,7 +49,8 @@ import attrs
 import orjson
 
 from batchlog.engine.chain import line_hash
-from batchlog.engine.files import BINARY
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file, write_file
 from batchlog.engine.fold_version import version_of
 from batchlog.engine.recorders.protocols import ReadAt, ReadableAtOffsets
 from batchlog.engine.scan import Position
@@ -211,20 +213,9 @@ class Snapshots:
         folder = target.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            import tempfile  # only when a snapshot is written: it is slow to import
-
-            fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=folder)
+            write_file(target, kept, durable=False)  # a cache: lost in a crash, it is simply not used
         except OSError:
             return
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(kept)
-            os.replace(temp, target)
-        except OSError:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
 
 
 SNAPSHOT_BYTES_MAX = 1 << 30  # a snapshot holds a folded state; a larger file is not one batchlog wrote
@@ -236,30 +227,10 @@ ABSENT: Any = object()  # no snapshot file at all (the usual case before the fir
 def read_snapshot_file(path: Path) -> bytes | None:
     """The bytes of a snapshot file, when it is a regular file (never a FIFO or a device) of sane size;
     `ABSENT` when there is none; None when it is not one batchlog wrote."""
-    import stat
-
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | BINARY)
-    except FileNotFoundError:
-        return ABSENT
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > SNAPSHOT_BYTES_MAX:
-            return None
-        pieces, left = [], info.st_size
-        while left > 0:  # one read, as a rule: the size is known
-            piece = os.read(fd, left)
-            if not piece:
-                break
-            pieces.append(piece)
-            left -= len(piece)
-        return b"".join(pieces)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+        return read_user_file(path, "snapshot", SNAPSHOT_BYTES_MAX)
+    except UnreadableFile as error:
+        return ABSENT if error.errno == errno.ENOENT and not os.path.islink(path) else None
 
 
 def read_authentic(path: Path) -> bytes | None:

@@ -18,8 +18,10 @@ tells nothing of it that a snapshot's own tag does not already.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
+
+from batchlog.engine.errors import UnreadableFile
+from batchlog.engine.files import read_user_file, write_file
 
 SNAPSHOT_KEY_ENV = "BATCHLOG_SNAPSHOT_KEY"
 KEY_FILE_NAME = "snapshot.key"
@@ -57,18 +59,9 @@ def snapshot_key() -> bytes | None:
 def _read_key(path: Path) -> bytes | None:
     """The key in `path`, when it is a regular file of this user's that nobody else may read or write."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        content = read_user_file(path, "snapshot key", 4 * KEY_BYTES, private=True).strip()
+    except UnreadableFile:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
-            return None
-        content = os.read(fd, 4 * KEY_BYTES).strip()
-    finally:
-        os.close(fd)
     return content if len(content) == 2 * KEY_BYTES else None
 
 
@@ -78,19 +71,9 @@ def _make_key(path: Path) -> bytes | None:
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, secrets.token_hex(KEY_BYTES).encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(temp, path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(temp)
+        write_file(path, secrets.token_hex(KEY_BYTES).encode(), new=True, mode=0o600)
+    except FileExistsError:
+        pass
     except OSError:
         return None
     return _read_key(path)

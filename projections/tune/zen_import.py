@@ -25,7 +25,7 @@ from batchlog.projections.tune.events import (
     RunStarted,
     TuningStarted,
 )
-from batchlog.projections.tune.batch_mjs.selection import check_cases
+from batchlog.projections.tune.batch_mjs.selection import ID_RULE, check_cases, id_problem
 
 
 @attrs.frozen
@@ -65,7 +65,7 @@ def import_events(zen: ZenFolder) -> list:
     for run, parts in runs:
         if parts.batch == 0:
             events.extend(_run_events(run, parts, selection))
-    return _with_difficult(events, zen.difficult or ())
+    return _with_difficult(events, zen.difficult or (), f"{zen.folder}/difficult.json")
 
 
 def _started(zen: ZenFolder) -> TuningStarted:
@@ -108,13 +108,15 @@ def _run_events(run: ZenRun, parts: RunName, fallback: tuple[str, ...]) -> list:
     return [started, RunGraded(run.name, run.verdict, findings=f"runs/{run.name}/findings.md")]
 
 
-def _with_difficult(events: list, entries: tuple[Any, ...]) -> list:
+def _with_difficult(events: list, entries: tuple[Any, ...], source: str) -> list:
     """Each entry added after the run it names was graded (or started), fixed after its fixing run (and after
     its own addition). A case may have several entries: fixed, then added again when it broke again."""
     placed = list(events)
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            raise BadInput(f"difficult.json has an entry without a string id ({entry!r}): fix the file")
+    for number, entry in enumerate(entries, start=1):
+        problem = id_problem(entry.get("id")) if isinstance(entry, dict) else "is not a JSON object"
+        if problem is not None:
+            raise BadInput(f"{source}: entry {number} {problem}: each entry is {{\"id\": ...}} ({ID_RULE})",
+                           file=source, entry=number)
         reasons = entry.get("reasons") if isinstance(entry.get("reasons"), list) else []
         added = str(entry.get("added", ""))
         addition = DifficultAdded(entry["id"], tuple(str(r) for r in reasons), added)

@@ -234,7 +234,8 @@ def tree(folder: Path) -> dict[str, bytes | None]:
         elif path.is_dir():
             found[key] = None
         elif path.is_file():
-            found[key] = path.read_bytes()
+            size = path.stat().st_size  # an oversized file (sparse) is known by its size: it is never read
+            found[key] = path.read_bytes() if size <= 1 << 24 else f"<{size} bytes>".encode()
         else:
             found[key] = b"<special>"
     return found
@@ -297,11 +298,12 @@ class TestHostileJson:
         assert tree(tmp_path) == before
 
 
-KINDS = ["fifo", "dev-null", "dev-zero", "folder", "dangling-link", "link-loop"]
+KINDS = ["fifo", "dev-null", "dev-zero", "folder", "dangling-link", "link-loop", "oversized"]
+OVERSIZED = 2 << 30  # past every bound of engine/files.py's opener (the largest: a snapshot's 1 GiB); sparse
 
 
 def make_special(path: Path, kind: str) -> None:
-    """Put a thing that is not a regular file at `path`."""
+    """Put a thing that is not a regular file (or one too large to read) at `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "fifo":
         os.mkfifo(path)
@@ -313,20 +315,35 @@ def make_special(path: Path, kind: str) -> None:
         path.mkdir()
     elif kind == "dangling-link":
         path.symlink_to(path.parent / "nowhere")
+    elif kind == "oversized":
+        with open(path, "wb") as fh:
+            fh.truncate(OVERSIZED)
     else:
         path.symlink_to(path.name + ".loop")
         path.with_name(path.name + ".loop").symlink_to(path.name)
 
 
+def _bounded_memory() -> None:
+    """A child that reads /dev/zero or a huge file whole fails with MemoryError rather than taking the host's."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
 def run_cli(*args: str | Path) -> subprocess.CompletedProcess:
     """The CLI in a child process: a command that would wait on a FIFO or read /dev/zero fails by the timeout."""
     return subprocess.run([sys.executable, "-m", "batchlog.cli.main", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, **USER_ENV}, timeout=60)
+                          text=True, env={**os.environ, **USER_ENV}, timeout=60, preexec_fn=_bounded_memory)
 
 
 def special_roles(root: Path) -> dict[str, tuple[Path, list[list[str | Path]]]]:
     """Per input a command reads: where it lies and the commands that read it."""
-    tuning, run = root / "finetune", root / "run"
+    from batchlog.engine.snapshots.file import Snapshots
+    from batchlog.engine.snapshots.key import key_id
+
+    tuning, run, zen = root / "finetune", root / "run", root / "zen"
+    zen_run = zen / "runs" / "batch01-nomem-run1"
+    briefs = ["quick-batch", "start", "--briefs", root / "briefs", "--run-root", root / "rr", "--brief-validator"]
     return {
         "tune log": (tuning / "events.jsonl", [["tune", "next", "--dir", tuning],
                                                ["tune", "memory", "keep", "--batch", "1", "--nodes", "2", "--dir", tuning],
@@ -341,16 +358,56 @@ def special_roles(root: Path) -> dict[str, tuple[Path, list[list[str | Path]]]]:
         "pending marker": (tuning / "events.jsonl.pending", [["tune", "next", "--dir", tuning],
                                                              ["tune", "memory", "keep", "--batch", "1", "--nodes", "2",
                                                               "--dir", tuning]]),
+        # issue 23, item 9: every other file a command reads, each through engine/files.py's opener
+        **{f"zen {name}": (zen / name, [["tune", "import", zen]]) for name in
+           ("dataset.json", "selection.json", "config.json", "difficult.json")},
+        **{f"a run's {name}": (zen_run / name, [["tune", "import", zen]]) for name in
+           ("cases.json", "plan.json", "findings.md")},
+        "README.md": (tuning / "README.md", [["tune", "readme", "--dir", tuning],
+                                             ["tune", "readme", "--stdout", "--dir", tuning]]),
+        "USAGE.md": (tuning / "USAGE.md", [["tune", "usage-report", "--dir", tuning],
+                                           ["tune", "usage-report", "--check", "--dir", tuning]]),
+        "seed batch.jsonl": (root / "seed" / "batch.jsonl", [["quick-batch", "import", "--run-dir", root / "seed"]]),
+        "exit-code map": (root / "codes.json", [["quick-batch", "start", root / "t.txt", "--run-dir", root / "new-run",
+                                                 "--exit-codes", root / "codes.json"]]),
+        "brief validator": (root / "validator.py", [[*briefs, root / "validator.py"]]),
+        "archive note": (root / ".gone.summarized.json", [["quick-batch", "status", "--run-dir", root / "gone"]]),
+        "snapshot": (Snapshots.key_folder(tuning / "events.jsonl", key_id()) / "tune.progress.json",
+                     [["tune", "status", "--dir", tuning]]),
     }
 
 
+# Roles read through engine/files.py's opener (its own bounds; the logs' are the log reader's). The roles batchlog
+# had before issue 23 meet every kind; the others the kinds that hung or filled memory, and a link to nothing
+# (the opener refuses a folder, /dev/null and a loop for every reader alike: tests/test_file_doors.py).
+FIRST_ROLES = ["dataset", "payload", "targets file"]
+OPENED_ROLES = [*(f"zen {name}" for name in ("dataset.json", "selection.json", "config.json", "difficult.json")),
+                *(f"a run's {name}" for name in ("cases.json", "plan.json", "findings.md")), "README.md", "USAGE.md",
+                "seed batch.jsonl", "exit-code map", "brief validator", "archive note", "snapshot"]
+LOG_ROLES = ["tune log", "batch log", "pending marker"]
+QUICK_BATCH_ROLES = {"batch log", "payload", "targets file", "exit-code map"}  # they need a batch started
+
+
+def roles_and_kinds() -> list[tuple[str, str]]:
+    return [(role, kind) for role in LOG_ROLES for kind in KINDS if kind != "oversized"] + \
+        [(role, kind) for role in FIRST_ROLES for kind in KINDS] + \
+        [(role, kind) for role in OPENED_ROLES for kind in ("fifo", "dev-zero", "dangling-link", "oversized")]
+
+
 class TestSpecialFiles:
-    @pytest.mark.parametrize("kind", KINDS)
-    @pytest.mark.parametrize("role", ["tune log", "batch log", "dataset", "payload", "targets file", "pending marker"])
+    @pytest.mark.parametrize(("role", "kind"), roles_and_kinds())
     def test_it_is_refused_clearly_and_nothing_is_written(self, tmp_path, role, kind):
         shutil.copytree(FIXTURE, tmp_path / "finetune")
-        if role != "tune log":
+        if role in QUICK_BATCH_ROLES:
             started_batch_in(tmp_path / "staged")
+        if role.startswith(("zen ", "a run's ")):
+            from tests.test_case_ids import zen
+
+            zen(tmp_path)
+        (tmp_path / "seed").mkdir()
+        (tmp_path / "codes.json").write_text('{"$defs":{"skf-envelope":{"const":{"exit_codes":{"odd":17}}}}}')
+        (tmp_path / "briefs" / "one").mkdir(parents=True)
+        (tmp_path / "briefs" / "one" / "skill-brief.yaml").write_text("name: alpha\n")
         path, commands = special_roles(tmp_path)[role]
         if path.exists() or path.is_symlink():
             path.unlink()
@@ -378,17 +435,20 @@ class TestSpecialFiles:
                 continue
             assert done.returncode == expected_code(role, kind, command), (command, done.stdout, done.stderr)
             assert path.name in said or (role == "batch log" and str(path.parent) in said) or \
-                (kind == "dangling-link" and "tune init" in said), (command, said)
+                (kind == "dangling-link" and "tune init" in said) or role == "archive note", (command, said)
             assert tree(tmp_path) == before, command
 
 
 def expected_code(role: str, kind: str, command: list) -> int:
-    """Refused (1), but for two designed answers of a read-only view: a marker that does not belong is ignored
-    with a note naming it (README: markers), and a link to nothing reads as no log yet (the view says to init)."""
+    """Refused (1), but for designed answers of a read-only view: a marker that does not belong is ignored with a
+    note naming it (README: markers), a link to nothing reads as no log yet (the view says to init), and a
+    snapshot that is not one batchlog wrote is ignored with a note (the log is replayed)."""
     view = command[:2] in (["tune", "next"], ["log", "verify"])
     if role == "pending marker" and view:
         return 0
     if view and role == "tune log" and kind == "dangling-link" and command[0] == "tune":
+        return 0
+    if role == "snapshot":
         return 0
     return REFUSED
 

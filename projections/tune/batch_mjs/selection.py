@@ -14,21 +14,38 @@ from typing import Any
 from batchlog.projections.errors import BadInput
 
 
+ID_RULE = "a case's id is a non-empty string"  # the dataset's rule, held by every file that names cases
+
+
+def id_problem(case_id: Any) -> str | None:
+    """Why `case_id` cannot be a case's id (None: it can): the rule `ID_RULE`, the same for a dataset, a
+    selection, a run's cases.json and a difficult list, so an id read from any file is one the views can name."""
+    if case_id is None or case_id == "":
+        return "has no id"
+    if not isinstance(case_id, str):
+        return f"has the id {case_id!r}, not a string"
+    return None
+
+
 def check_cases(cases: Sequence[Any], source: str) -> None:
     """Refuse a dataset whose cases are not objects with a unique string id (naming the case)."""
     if not cases:
         raise BadInput(f"{source} holds no cases: give a dataset with a non-empty \"cases\" list", file=source)
+    check_listed_cases(cases, source)
+
+
+def check_listed_cases(cases: Sequence[Any], source: str) -> None:
+    """Refuse a list of cases (a dataset's, a selection's, a run's batch in cases.json) holding anything but
+    objects with a unique id that keeps `ID_RULE`, naming the file and the case."""
     seen: dict[str, int] = {}
     for number, case in enumerate(cases, start=1):
         if not isinstance(case, dict):
             raise BadInput(f"{source}: case {number} is not a JSON object: each case is {{\"id\": ...}}",
                            file=source, case=number)
         case_id = case.get("id")
-        if case_id is None or case_id == "":
-            raise BadInput(f"{source}: case {number} has no id: give every case an \"id\"", file=source,
-                           case=number)
-        if not isinstance(case_id, str):
-            raise BadInput(f"{source}: case {number} has the id {case_id!r}, not a string: ids are strings",
+        problem = id_problem(case_id)
+        if problem is not None:
+            raise BadInput(f"{source}: case {number} {problem}: give every case an \"id\" ({ID_RULE})",
                            file=source, case=number)
         if case_id in seen:
             raise BadInput(f"{source}: cases {seen[case_id]} and {number} have the same id {case_id!r}: "
