@@ -23,11 +23,12 @@ from bench.domain_cases import quick_batch_rows, tune_rows
 from bench.engine_cases import append_rows, replay_rows
 from bench.install import Install, install
 from bench.measure import PROCESS_ROUNDS, QUICK_PROCESS_ROUNDS, ROUNDS, Row, table
+from bench.scale_cases import scale_rows
 from bench.store_cases import store_rows
 
 FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
 FULL_APPENDS, QUICK_APPENDS = 100, 20
-GROUPS = ["engine", "domain", "process", "store"]
+GROUPS = ["engine", "domain", "process", "scale", "store"]
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
             ("domain", lambda: tune_rows(folder, events, rounds)),
             ("domain", lambda: quick_batch_rows(folder, events, rounds)),
             ("process", lambda: process_rows(folder, process_rounds, events, installed())),
+            ("scale", lambda: scale_rows(folder, events, rounds, installed())),
             ("store", lambda: store_rows(folder, events, appends, rounds, process_rounds, installed)),
         ]
         for group, step in steps:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import os
 import re
 import shutil
@@ -83,7 +84,7 @@ class TestQuickRun:
 
         assert _cells(lines[0]) == COLUMNS
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
-        assert len(rows) == 35
+        assert len(rows) == 42
         on_server = [row for row in rows if "PostgreSQL" in row[0]]  # skipped without a server, measured with one
         assert len(on_server) == 4
         assert all(row[6].startswith("skipped: no PostgreSQL server") != bool(server()) for row in on_server)
@@ -173,6 +174,23 @@ class TestAgentRows:
             assert (node.returncode, node.stdout, node.stderr) == (batchlog.code, batchlog.out, batchlog.err)
 
 
+class TestScaleRows:
+    @pytest.mark.parametrize("report", ["`tune audit`", "`tune readme`", "`log verify`"])
+    def test_each_report_has_a_row_at_10_and_100_times_the_events(self, rows, report):
+        found = [row for row in rows if row[0].startswith(f"{report} time per event")]
+
+        assert [row[0].split(" at ")[1].split("×")[0] for row in found] == ["10", "100"]
+        for row in found:
+            _measured(row, "µs/event")
+            assert row[5] == "0.90–1.10" and "runs growing with them" in row[0]
+
+    def test_migrate_compares_its_peak_memory_on_a_long_log_and_a_short_one(self, rows):
+        (row,) = [row for row in rows if row[0].startswith("`batchlog log migrate`")]
+
+        _measured(row, "MiB")
+        assert row[5] == "≤ 1.5×"
+
+
 class TestTheInstall:
     def test_the_process_rows_ran_the_installed_wheel(self, quick_run):
         (line,) = [line for line in quick_run[1].splitlines() if line.startswith("Process rows: batchlog from ")]
@@ -195,6 +213,37 @@ class TestTheInstall:
         assert installed.package.is_relative_to(installed.venv)
         assert status.returncode == 0 and "selection     64 cases" in status.stdout
 
+
+class TestWorkloads:
+    @pytest.mark.parametrize(("factor", "batches", "voids"), [(1, 1, 0), (10, 13, 0), (100, 99, 102)])
+    def test_a_growing_tuning_has_factor_times_the_runs(self, factor, batches, voids):
+        from bench.workloads import growing_shape
+
+        assert growing_shape(factor) == (batches, voids)
+        assert 3 * batches + voids + 1 == 4 * factor
+
+    @pytest.mark.parametrize("factor", [1, 10])
+    def test_a_growing_tuning_holds_its_audit_in_the_events_asked(self, tmp_path, factor):
+        from batchlog.cli.tune.log import tuning_types
+        from bench.workloads import growing_shape, growing_tuning_events, write_log
+        from tests.clirunner import invoke
+
+        batches, voids = growing_shape(factor)
+        end = write_log(tmp_path / "events.jsonl", tuning_types(), growing_tuning_events(batches, voids, 300 * factor))
+        audit = invoke("tune", "audit", "--dir", tmp_path, "--json")
+
+        report = orjson.loads(audit.out)
+        assert audit.code == 0 and report["holds"]
+        assert end.seq == 300 * factor
+        assert report["timeline"]["runs"] == 4 * factor and report["timeline"]["batches"] == batches
+
+    def test_the_first_event_alone_is_a_tuning_started(self, tmp_path):
+        """The reports' rows subtract the report of this one-event log from every other."""
+        from bench.workloads import growing_tuning_events
+
+        (first,) = itertools.islice(growing_tuning_events(1, 0, 100), 1)
+
+        assert type(first).__name__ == "TuningStarted" and len(first.cases) == 3
 
 class TestRow:
     @pytest.mark.parametrize(
