@@ -1,19 +1,14 @@
-"""The loops' rows: tune status and the quick batch replayed, a view from a snapshot, CLI calls as processes."""
+"""The loops' rows, in process: tune status and the quick batch replayed, a view from a snapshot."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from bench.engine_cases import bare_loads, floor_ratio, typed_loads
-from bench.measure import Row, Timing, side_by_side, wall_seconds
+from bench.measure import Row, side_by_side
 from bench.workloads import (
     quick_batch_events,
     seed_batch_lines,
@@ -143,126 +138,3 @@ def quick_batch_rows(folder: Path, events: int, rounds: int) -> list[Row]:
     typed = side_by_side(lambda: typed_loads(log, REGISTRY, view), lambda: seed.load(seed_dir), rounds)
     return [Row.timed(case, timing, 1.25, floor=floor_ratio(log, lambda: seed.load(seed_dir), rounds),
                       note=f"typed floor {typed.ratio:.2f}× (parse, hash, cls(**data), Event, fold; no check)")]
-
-
-# -- CLI calls as processes -------------------------------------------------------------------------
-
-def _environment(folder: Path) -> dict[str, str]:
-    """As a user's shell runs them: bytecode cached (in the bench's folder, so nothing is written elsewhere)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
-    return env
-
-
-def _process(args: list[str], cwd: Path) -> None:
-    env = _environment(cwd.parent)
-    done = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}")
-
-
-def _batchlog() -> list[str]:
-    """The installed console script beside this interpreter (else the module)."""
-    script = Path(sys.executable).with_name("batchlog")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "batchlog.cli.main"]
-
-
-def process_rows(folder: Path, rounds: int, events: int) -> list[Row]:
-    """CLI calls as processes, by the wall clock, each alternating with its baseline process."""
-    return [_view_from_snapshot(folder, rounds, events), _quick_batch_next(folder, rounds),
-            _tune_next_batch(folder, rounds), _tune_status(folder, rounds)]
-
-
-def _pair(ours: list[str], theirs: list[str], cwd: Path, rounds: int) -> Timing:
-    """Warm disk and bytecode caches first (one untimed call each), then side by side."""
-    _process(ours, cwd)
-    _process(theirs, cwd)
-    return side_by_side(lambda: _process(ours, cwd), lambda: _process(theirs, cwd), rounds, clock=wall_seconds)
-
-
-_IMPORT_FLOOR = [sys.executable, "-c", "import attrs, orjson"]
-_BARE_LOOP = ("import orjson, sys\nwith open(sys.argv[1], 'rb') as fh:\n    for line in fh:\n"
-              "        orjson.loads(line)\n")
-
-
-def _view_from_snapshot(folder: Path, rounds: int, events: int) -> Row:
-    """`batchlog tune status` on a long tuning log whose snapshot is up to date, against a process that
-    only runs the bare orjson.loads loop over the same log."""
-    registry, tune, _, _ = _tune()
-    path = folder / "tuning-process" / "events.jsonl"
-    path.parent.mkdir()
-    write_log(path, registry, tuning_events(events))
-    EventLog(path, registry, snapshots=Snapshots(every=1)).replay(tune)
-    bare_loop = [sys.executable, "-c", _BARE_LOOP, str(path)]
-    timing = _pair([*_batchlog(), "tune", "status", "--dir", str(path.parent)], bare_loop, path.parent, rounds)
-    floor = _pair(_IMPORT_FLOOR, bare_loop, path.parent, rounds)  # a process that only starts and imports
-    return Row.timed(f"`batchlog tune status` as a process, snapshot up to date, {events:,} events "
-                     "(vs a process running the bare orjson.loads loop over the log)", timing, 0.15, floor=floor.ratio)
-
-
-def _quick_batch_next(folder: Path, rounds: int) -> Row:
-    case = "`batchlog quick-batch next` as a process (vs `python -c \"import attrs, orjson\"`)"
-    if not QUICK_BATCH_SEED.is_file():
-        return Row(case, None, None, "s", 1.3, note=f"seed not found: {QUICK_BATCH_SEED}")
-    work = folder / "qb-process"
-    work.mkdir()
-    targets = work / "targets.txt"
-    targets.write_text("".join(f"https://example.org/repo-{n}\n" for n in range(1, 51)))
-    ours, theirs = work / "ours", work / "seed"
-    _process([*_batchlog(), "quick-batch", "start", str(targets), "--run-dir", str(ours)], work)
-    _process([sys.executable, str(QUICK_BATCH_SEED), "start", str(targets), "--run-dir", str(theirs)], work)
-    seed_next = [sys.executable, str(QUICK_BATCH_SEED), "next", "--run-dir", str(theirs)]
-    ours_next = [*_batchlog(), "quick-batch", "next", "--run-dir", str(ours)]
-    timing = _pair(ours_next, _IMPORT_FLOOR, work, rounds)
-    seed = _pair(ours_next, seed_next, work, rounds)
-    return Row.timed(case, timing, 1.3, note=f"{seed.ratio:.2f}× the seed's next")
-
-
-def _zen_folder(work: Path) -> tuple[Path, Path]:
-    """A zen-finetune folder for batch.mjs and a batchlog tuning of the same 64 cases; (script, tuning dir)."""
-    cases = [{"id": f"case-{i:03d}", "class": f"class-{i % 4}", "complexity": "complex" if i % 3 == 0 else "simple",
-              "input": f"question {i}"} for i in range(64)]
-    zen = work / "zen"
-    script = zen / ".github" / "skills" / "zen-finetune" / "scripts" / "batch.mjs"  # it finds the root 4 up
-    script.parent.mkdir(parents=True)
-    shutil.copyfile(BATCH_MJS, script)
-    (zen / "finetune" / "runs").mkdir(parents=True)
-    (zen / "finetune" / "dataset.json").write_bytes(orjson.dumps({"cases": cases}))
-    (zen / "finetune" / "config.json").write_bytes(orjson.dumps({"minBatch": 3, "maxBatch": 10}))
-    (zen / "finetune" / "selection.json").write_bytes(orjson.dumps({"batch": cases}))
-    dataset = work / "dataset.json"
-    dataset.write_bytes(orjson.dumps({"cases": cases}))
-    ours = work / "finetune"
-    _process([*_batchlog(), "tune", "init", "--dataset", str(dataset), "--dir", str(ours)], work)
-    return script, ours
-
-
-def _tune_process_folder(folder: Path) -> tuple[Path, Path] | None:
-    work = folder / "tune-process"
-    if (work / "finetune").is_dir():
-        return work / "zen" / ".github" / "skills" / "zen-finetune" / "scripts" / "batch.mjs", work / "finetune"
-    if not BATCH_MJS.is_file() or shutil.which("node") is None:
-        return None
-    work.mkdir()
-    return _zen_folder(work)
-
-
-def _tune_next_batch(folder: Path, rounds: int) -> Row:
-    return _tune_vs_node("`batchlog tune next-batch` preview as a process (vs `node batch.mjs next`)",
-                         ["next-batch"], ["next"], folder, rounds)
-
-
-def _tune_status(folder: Path, rounds: int) -> Row:
-    return _tune_vs_node("`batchlog tune status` as a process (vs `node batch.mjs`)", ["status"], [], folder, rounds)
-
-
-def _tune_vs_node(case: str, ours_args: list[str], node_args: list[str], folder: Path, rounds: int) -> Row:
-    """A `batchlog tune` command against batch.mjs on the same tuning, with the import floor beside it."""
-    found = _tune_process_folder(folder)
-    if found is None:
-        return Row(case, None, None, "s", 1.0, note="batch.mjs or node not found")
-    script, ours = found
-    node = [shutil.which("node"), str(script), *node_args]
-    timing = _pair([*_batchlog(), "tune", *ours_args, "--dir", str(ours)], node, ours.parent, rounds)
-    floor = _pair(_IMPORT_FLOOR, node, ours.parent, rounds)
-    return Row.timed(case, timing, 1.0, floor=floor.ratio)

@@ -1,9 +1,10 @@
 """How the bench measures: each case alternating with its baseline, the median of the per-round ratios.
 
 In-process cases are timed by CPU time (`time.process_time`: what other processes on a shared
-machine do to the wall clock does not count); cases that start a process by the wall clock (the
-child's start is what is measured). Also peak memory (tracemalloc), the table's row and the table. No file
-is read or written here.
+machine do to the wall clock does not count), cases that wait for a disk by the wall clock; cases
+that start a process by that process's CPU time (bench/processes.py), or by the wall clock where the
+work is done elsewhere (a database server). Also peak memory (tracemalloc), the table's row and the
+table. No file is read or written here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Callable, Sequence
 import attrs
 
 ROUNDS = 9  # in-process rows: at least this many rounds
-PROCESS_ROUNDS = 15  # process rows: at least this many alternating pairs
+PROCESS_ROUNDS = 15  # process rows: this many rounds, each running every command and baseline once
+QUICK_PROCESS_ROUNDS = 5  # under --quick (the commands and their baselines are ~15 processes a round)
 
 
 @attrs.frozen

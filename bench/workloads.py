@@ -155,3 +155,91 @@ def write_lines(path: Path, lines: Iterable[bytes]) -> None:
             if len(chunk) >= LINES_PER_WRITE:
                 _flush(fh, chunk)
         _flush(fh, chunk)
+
+
+# -- a tuning whose runs grow with the log: batch after batch as a real one goes -----------------
+
+MAX_BATCHES = 99  # batch.mjs's run names hold two digits (batchNN-...): no tuning has a 100th batch
+_RUNS_PER_BATCH = 3  # the first no-memory run WRONG, the second PASSED, the with-memory run PASSED
+_EVENTS_PER_BATCH = 11  # built, 3 runs started and graded, a difficult case added and fixed, a change, memory kept
+
+
+def growing_shape(factor: int) -> tuple[int, int]:
+    """(batches, VOID runs) of the tuning with `factor`× the runs of a one-batch tuning (its 3 runs and the final
+    check): 3 runs a batch up to MAX_BATCHES, then with-memory runs killed for memory (VOID, which do not count)
+    make up the rest."""
+    runs = factor * (_RUNS_PER_BATCH + 1) - 1  # the final check's run aside
+    batches = max(1, min(MAX_BATCHES, round(runs / _RUNS_PER_BATCH)))
+    return batches, max(0, runs - batches * _RUNS_PER_BATCH)
+
+
+def growing_tuning_events(batches: int, voids: int, count: int) -> Iterator[Any]:
+    """A finished tuning of `batches` batches in `count` events (at least the decisions' own): each batch as
+    batch.mjs's rules build it from the history so far, its first no-memory run WRONG on one new case (listed
+    difficult, a change recorded), the second PASSED (the case fixed), its with-memory runs VOID (`voids` spread
+    over the batches) then PASSED, and its memory kept; then the final check of the whole selection, PASSED.
+    The runs' usage reports make up the rest of `count`, as evenly as whole numbers go, so a tuning with k× the
+    runs in k× the events has the same events per run. It holds its audit."""
+    from batchlog.projections.tune.batch_mjs import rules
+    from batchlog.projections.tune.batch_mjs.selection import selection_order
+    from batchlog.projections.tune.events import (
+        BatchBuilt, ChangeRecorded, DifficultAdded, DifficultFixed, MemoryKept, RunGraded, RunStarted,
+        TuningStarted)
+
+    cases = [{"id": f"case-{i:04d}", "class": f"class-{i % 4}", "complexity": "complex" if i % 3 == 0 else "simple",
+              "input": f"question {i}"} for i in range(_new_cases(batches))]
+    selection = selection_order(cases)
+    by_id = {case["id"]: case for case in cases}
+    settings = rules.Settings(min_batch=3, max_batch=10, recheck=3, seed=1, max_retries=3)
+    past = rules.History(selection=tuple(by_id[i] for i in selection),
+                         complexity={case["id"]: case["complexity"] for case in cases}, settings=settings,
+                         batches={}, sizes={}, runs=(), difficult=None)
+    runs = batches * _RUNS_PER_BATCH + voids + 1
+    decisions = 1 + batches * _EVENTS_PER_BATCH + 2 * voids + 2
+    reports = iter(_spread(max(0, count - decisions), runs))
+
+    def run(name: str, batch: int, kind: str, number: int, ids: tuple[str, ...], verdict: str,
+            wrong: tuple[str, ...] = ()) -> Iterator[Any]:
+        yield RunStarted(name, batch, kind, number, ids)
+        yield from usage_events(name, next(reports))
+        yield RunGraded(name, verdict, wrong, llm_calls=10 * len(ids), tokens=20_000 * len(ids),
+                        saved_twice=0 if kind == "mem" and verdict != "VOID" else None)
+
+    yield TuningStarted("dataset.json", cases, selection, None, settings.min_batch, settings.max_batch,
+                        settings.recheck, settings.seed, settings.max_retries, 13)
+    difficult: list[rules.DifficultEntry] = []
+    for number, killed in enumerate(_spread(voids, batches), start=1):
+        plan = rules.next_batch(past)
+        new = tuple(case["id"] for case in plan.new)
+        ids = new + tuple(case["id"] for case in plan.recheck)
+        first, second = _run_name(number, "nomem", 1), _run_name(number, "nomem", 2)
+        mem = [(_run_name(number, "mem", k), "VOID" if k <= killed else "PASSED") for k in range(1, killed + 2)]
+        yield BatchBuilt(number, plan.size, plan.why, plan.kind, new, ids[len(new):], plan.unused_after,
+                         plan.open_difficult)
+        yield from run(first, number, "nomem", 1, ids, "WRONG", (new[0],))
+        yield DifficultAdded(new[0], ("wrong",), first, "answers the policy, not the question")
+        yield ChangeRecorded(first, "agents/prompts/planner.md", "answer the question first", 3)
+        yield from run(second, number, "nomem", 2, ids, "PASSED")
+        yield DifficultFixed(new[0], second)
+        for k, (name, verdict) in enumerate(mem, start=1):
+            yield from run(name, number, "mem", k, ids, verdict)
+        yield MemoryKept(number, 10 * number)
+        difficult.append(rules.DifficultEntry(new[0], ("wrong",), first, second))
+        past = attrs.evolve(past, batches={**past.batches, number: ids}, sizes={**past.sizes, number: plan.size},
+                            runs=(*past.runs, (first, "WRONG"), (second, "PASSED"), *mem), difficult=tuple(difficult))
+    yield from run("final-run1", 0, "final", 1, selection, "PASSED")
+
+
+def _run_name(batch: int, kind: str, number: int) -> str:
+    return f"batch{batch:02d}-{kind}-run{number}"
+
+
+def _new_cases(batches: int) -> int:
+    """The cases `batches` smooth batches take (3, 6, then 10 each): the dataset they use up."""
+    return sum([3, 6][:batches]) + 10 * max(0, batches - 2)
+
+
+def _spread(total: int, parts: int) -> list[int]:
+    """`total` in `parts` as evenly as whole numbers go."""
+    each, rest = divmod(total, parts)
+    return [each + (k < rest) for k in range(parts)]
