@@ -15,3 +15,15 @@ from batchlog.engine.fold_version import CodeVersion
 from batchlog.engine.log import EventLog, Projection
 from batchlog.engine.registry import EventType, Registry
 
+
+__all__ = [
+    "CodeVersion",
+    "EngineError",
+    "Event",
+    "EventLog",
+    "EventType",
+    "LogError",
+    "Projection",
+    "Registry",
+    "open_log",
+]

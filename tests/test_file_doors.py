@@ -23,7 +23,6 @@ import shutil
 import stat
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 

@@ -22,7 +22,6 @@ from batchlog.engine.verify import Receipt, verify
 from batchlog.engine.address import recorder_for
 from batchlog.engine.envelope import encode_line
 from batchlog.engine.salvage import salvage
-from batchlog.engine.scan import Position
 from tests.sample_domain import COUNT, NOTES, REGISTRY, NoteAdded
 from tests.stores import STORES, Store, store_for
 

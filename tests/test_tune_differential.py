@@ -48,7 +48,7 @@ from batchlog.cli.tune.log import tuning_state
 from batchlog.projections.tune.views.status import PLACEHOLDERS, next_step
 from tests.clirunner import invoke
 from tests.tune_helpers import shell_problems
-from tests.zenfolder import NODE, BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
+from tests.zenfolder import BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
 
 pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1
 

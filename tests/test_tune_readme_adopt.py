@@ -5,9 +5,7 @@ duplicated, the markers are added; a marked section deleted by hand is put back,
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

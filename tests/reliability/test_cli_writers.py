@@ -12,7 +12,6 @@ import os
 import random
 import shlex
 import shutil
-import threading
 import time
 from pathlib import Path
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from batchlog.engine import EventLog, open_log
+from batchlog.engine import EventLog
 from batchlog.engine.errors import LockTimeout, LogDamaged, NotALog
 from batchlog.engine.verify import verify
 from batchlog.engine.chain import line_hash
