@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
 
 from batchlog.cli import store as stores
 from batchlog.cli.at_option import require_within_log
 from batchlog.cli.loops import types_for
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import Appended, EventLog, Projection
@@ -38,7 +38,7 @@ def refuse_another_loops(decider: Decider, state: Any, log: EventLog) -> None:
         raise refusal
 
 
-@attrs.frozen
+@frozen
 class Read:
     """What a view read: the state, and what the log holds that is newer than this batchlog (None: nothing), as
     `--json` objects say it (`newer`: how many such lines, and the first)."""

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
 
 from batchlog.cli.folders import LOG_NAME
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog
@@ -96,7 +96,7 @@ def check_log_name(value: str) -> str:
 # ─── the choice and the address ─────────────────────────────────────────────
 
 
-@attrs.frozen
+@frozen
 class Store:
     """The store a command keeps its log in (`url` None: the file) and the log's name there (None: the name of
     the loop's folder)."""

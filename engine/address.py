@@ -18,10 +18,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
 
 from batchlog.engine.errors import BadAddress
 from batchlog.engine.server_url import SERVER_SCHEMES, ServerUrl, read_url, scheme_of, shown_address
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog
@@ -33,7 +33,7 @@ _LOG_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 URL_FORM = "postgresql://[user[:password]@]host[:port]/dbname?log=NAME"
 
 
-@attrs.frozen
+@frozen
 class Address:
     """A parsed log address. `store`: "file", "memory" or "postgresql"; `path` (file), `name` (memory and
     PostgreSQL), `dsn` (PostgreSQL: the URL the driver gets, without `log`); `shown`: the address as people

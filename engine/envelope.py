@@ -10,16 +10,16 @@ from typing import Any
 
 from hashlib import sha256
 
-import attrs
 import orjson
 
 from batchlog.engine.chain import MIN_PREV_LENGTH
+from batchlog.engine.value import frozen
 
 FIELDS = ("seq", "type", "v", "at", "id", "data", "prev")
 FIELD_SET = frozenset(FIELDS)
 
 
-@attrs.frozen(slots=True)
+@frozen
 class Event:
     """One event as read back: the envelope with `data` decoded for the domain."""
 

@@ -8,7 +8,8 @@ from hashlib import sha256
 from pathlib import Path
 from types import ModuleType
 
-import attrs
+from batchlog.engine.value import frozen
+
 
 SNAPSHOT_FORMAT = 3  # snapshots/document.py's FORMAT: part of every key, so a new format orphans old snapshots
 
@@ -36,7 +37,7 @@ def code_version(*modules: ModuleType | str) -> str:
     return digest.hexdigest()
 
 
-@attrs.frozen
+@frozen
 class CodeVersion:
     """A projection's `version` named by its modules and hashed on first use (`value`), once per process."""
 

@@ -12,7 +12,6 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import attrs
 import orjson
 
 from batchlog.engine import clock, own_types
@@ -26,12 +25,13 @@ from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.lines import MAX_LINE_BYTES
 from batchlog.engine.registry import EventType, Registry
 from batchlog.engine.scan import Position, Problem, Scan
+from batchlog.engine.value import frozen
 
 Evolve = Callable[[Any, Event], Any]
 Decide = Callable[[Any], Iterable[Any]]
 
 
-@attrs.frozen
+@frozen
 class Projection:
     """A fold the engine runs: an initial state and `evolve(state, event) -> state`.
 
@@ -65,7 +65,7 @@ class Projection:
         return state
 
 
-@attrs.frozen
+@frozen
 class Replayed:
     """A folded state and what the replay met on the way."""
 
@@ -79,7 +79,7 @@ class Replayed:
     marker: Marker = Marker()  # what the unfinished-command marker said (where one starts, or why it was ignored)
 
 
-@attrs.frozen
+@frozen
 class Appended:
     """What an append wrote (nothing when the decision was a no-op) and the state after."""
 
@@ -88,7 +88,7 @@ class Appended:
     before: Any
 
 
-@attrs.frozen
+@frozen
 class _Tail:
     """Where this object's last append left the log: the recorder's token of it (a file's `stat`), where its
     last line starts, and the state folded through it."""

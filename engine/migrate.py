@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from hashlib import sha256
 
-import attrs
 
 from batchlog.engine.address import recorder_for
 from batchlog.engine.damage import unacknowledged_note
@@ -25,6 +24,7 @@ from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position
 from batchlog.engine.verify import Report, verify
+from batchlog.engine.value import frozen
 
 COPY_BLOCK_BYTES = 1 << 20  # what one write into the destination holds: 1 MiB, whatever the log's length
 
@@ -35,7 +35,7 @@ class MigrateRefused(EngineError):
     code = "migrate_refused"
 
 
-@attrs.frozen
+@frozen
 class Migrated:
     """What `log migrate` copied: the lines, their bytes and the head (seq, hash of the last line)."""
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import attrs
 
+from batchlog.engine.value import frozen
+
 Upcaster = Callable[[dict], dict]
 
 
@@ -18,7 +20,7 @@ def _as_dict(event: Any) -> dict:
     return attrs.asdict(event, recurse=True)
 
 
-@attrs.frozen
+@frozen
 class EventType:
     """One event type: its name, current version, class, and upcasters.
 
@@ -92,7 +94,7 @@ class Registry:
         return spec.name, spec.version, spec.encode(event)
 
 
-@attrs.frozen
+@frozen
 class Raw:
     """An event given by type name and data, for types with no class of their own."""
 

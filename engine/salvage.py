@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from typing import cast
 
-import attrs
 import orjson
 
 from batchlog.engine import clock
@@ -31,6 +30,7 @@ from batchlog.engine.recorders.protocols import Recorder, Rewritable, Session
 from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position, Problem, Scan
+from batchlog.engine.value import frozen
 
 
 class SalvageRefused(EngineError):
@@ -39,7 +39,7 @@ class SalvageRefused(EngineError):
     code = "salvage_refused"
 
 
-@attrs.frozen
+@frozen
 class Salvaged:
     """What a salvage did: events kept, lines dropped, where the damaged log is (None: nothing to do)."""
 
@@ -52,7 +52,7 @@ class Salvaged:
     event_seq: int | None
 
 
-@attrs.frozen
+@frozen
 class _Measured:
     """The log as a salvage finds it: the lines it keeps (line n holds seq n), their bytes and the hash of the
     last of them, and every line and byte it holds (a torn tail's too)."""

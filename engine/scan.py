@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
-import attrs
 import orjson
 
 from batchlog.engine import own_types
@@ -31,12 +30,13 @@ from batchlog.engine.chain import GENESIS
 from batchlog.engine.envelope import FIELD_SET, ID_LENGTH, Event, envelope_problem, id_problem
 from batchlog.engine.lines import MAX_LINE_BYTES, OVERLONG
 from batchlog.engine.registry import Registry
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.recorders.protocols import LineSource, Marker
 
 
-@attrs.frozen
+@frozen
 class Problem:
     """One thing wrong with one line; `line` counts from 1."""
 
@@ -46,7 +46,7 @@ class Problem:
     seq: int | None = None
 
 
-@attrs.frozen
+@frozen
 class Position:
     """Where a scan starts or stopped: after line `line`, event `seq`, at byte `offset`."""
 

@@ -21,6 +21,8 @@ from urllib.parse import unquote
 
 import attrs
 
+from batchlog.engine.value import frozen
+
 SERVER_SCHEMES = ("postgresql", "postgres")
 # The parameters libpq takes a secret in: those its PQconndefaults() marks "*" (password, sslpassword; libpq
 # 15 and 17, as shipped with psycopg2-binary) and the OAuth client secret of PostgreSQL 18.
@@ -45,7 +47,7 @@ def is_secret(key: str) -> bool:
     return name in SECRET_PARAMETERS or "password" in name or "secret" in name
 
 
-@attrs.frozen
+@frozen
 class ServerUrl:
     """A URL split as libpq splits one, every part as written: `user` and `password` (None: not given),
     `hosts` (host[:port], or several, comma-separated), `path` ("/dbname" or ""), `query` (name, value pairs)."""

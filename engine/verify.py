@@ -14,6 +14,7 @@ from batchlog.engine.chain import GENESIS, line_hash
 from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position, Problem, Scan
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 RECEIPT_PREFIX = "batchlog-receipt"
 
 
-@attrs.frozen
+@frozen
 class Receipt:
     """The head of a log at one moment: its last event's seq, line hash and time."""
 
@@ -42,7 +43,7 @@ class Receipt:
         return cls(int(parts[1]), parts[2], parts[3])
 
 
-@attrs.frozen
+@frozen
 class Report:
     """What `log verify` found: counts, times, problems; `trusted` when nothing is wrong. A command that was never
     finished (`unfinished`) is not damage and not events: it is named apart, as a torn tail is. `end`: the byte

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import attrs
 
 from batchlog.engine.log import Projection
 from batchlog.engine.registry import Registry
 from batchlog.projections.errors import WrongLog
+from batchlog.engine.value import frozen
 
 
 def _as_events(decision: Any) -> Sequence[Any]:
@@ -30,7 +30,7 @@ def _no_views(known: Iterable[str]) -> tuple[Projection, ...]:
     return ()
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Decider(Projection):
     """A loop: its fold (the `Projection` fields) and its decisions.
 

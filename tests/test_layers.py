@@ -30,10 +30,10 @@ IO_CALLS = {
 }
 # What projections/ may take from engine/: types and the snapshot key of a fold (`CodeVersion`: a hash of the
 # fold's own source, computed when a snapshot is first used, never at import; never part of an answer).
-ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "CodeVersion", "REGISTRY"}
+ENGINE_NAMES = {"Event", "EventType", "Registry", "Projection", "CodeVersion", "REGISTRY", "frozen"}
 ENGINE_MODULES = {"batchlog.engine", "batchlog.engine.snapshots.file", "batchlog.engine.own_types",
                   "batchlog.engine.envelope", "batchlog.engine.registry", "batchlog.engine.log",
-                  "batchlog.engine.fold_version"}
+                  "batchlog.engine.fold_version", "batchlog.engine.value"}
 # Each loop's folders, and the module names under them (`batchlog.projections.tune...`).
 LOOP_FOLDERS = {"tune": ("projections/tune", "cli/tune"), "quick_batch": ("projections/quick_batch", "cli/quick_batch")}
 

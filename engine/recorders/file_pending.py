@@ -39,6 +39,7 @@ from batchlog.engine.errors import NotALog, WriteFailed
 from batchlog.engine.files import fsync_folder, remove_quietly
 from batchlog.engine.lines import MAX_LINE_BYTES, read_at
 from batchlog.engine.recorders.protocols import Marker
+from batchlog.engine.value import frozen
 
 ATTRIBUTE = "user.batchlog.pending"
 PENDING_SUFFIX = ".pending"
@@ -49,7 +50,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 STATES = ("pending", "done", "cut")
 
 
-@attrs.frozen
+@frozen
 class Pending:
     """What a marker says. `number`: how many times the file's marker was set (each change a new value);
     `state`: `pending` (a command of `length` bytes is being written at `end`, after the line hashing to

@@ -23,7 +23,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import attrs
 
 from batchlog.engine.crash_hook import pause_point
 from batchlog.engine.errors import NotALog
@@ -33,11 +32,12 @@ from batchlog.engine.recorders.file_lock import refuse_special_file
 from batchlog.engine.recorders.file_pending import CHECK_BYTES, marker_of, obeyed
 from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.scan import Position
+from batchlog.engine.value import frozen
 
 SETTLE_TRIES = 64  # the marker changing between two reads microseconds apart this often: something rewrites it
 
 
-@attrs.frozen
+@frozen
 class _Settled:
     """The log as the reader settled it: its size, where its last complete line ends, what the marker says, and
     the tail read to find that line's end (its offset and bytes: the last block need not be read again)."""

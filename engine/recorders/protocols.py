@@ -25,9 +25,9 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import attrs
 
 from batchlog.engine.recorders.wait import OnWait
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.scan import Position
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 ReadAt = Callable[[int, int], bytes]  # (offset, size) -> up to `size` bytes of the log from `offset`
 
 
-@attrs.frozen
+@frozen
 class Marker:
     """What a reader makes of the marker of a command whose append never finished (only a file log can hold part
     of one, engine/recorders/file_pending.py): where that command starts (None: nowhere), how many bytes and

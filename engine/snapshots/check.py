@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import attrs
 
 from batchlog.engine.address import recorder_for
 from batchlog.engine.log import EventLog
@@ -24,12 +23,13 @@ from batchlog.engine.scan import Position
 from batchlog.engine.snapshots.document import converter, current_position, fold_key, state_type
 from batchlog.engine.snapshots.file import ABSENT, Snapshots, read_authentic
 from batchlog.engine.snapshots.key import key_id, opened
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import Projection
 
 
-@attrs.frozen
+@frozen
 class SnapshotVerdict:
     """One snapshot file: `agrees` (False: its state is not what a replay reaches, or it is not authentic;
     None: not one this batchlog can compare, e.g. another version's) and why."""

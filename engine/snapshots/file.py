@@ -45,7 +45,6 @@ from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import attrs
 import orjson
 
 from batchlog.engine.chain import line_hash
@@ -63,6 +62,7 @@ from batchlog.engine.snapshots.document import (
     fold_key,
     state_type,
 )
+from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog, Projection, Replayed
@@ -71,7 +71,7 @@ CHUNK_BYTES = 1 << 22
 _HEX64 = re.compile("[0-9a-f]{64}")
 
 
-@attrs.frozen
+@frozen
 class _Base:
     """Where the last replay of one projection started from (the snapshot's seq), and the SHA-256 of the log's
     first `digested` bytes as this process hashed them: what the next snapshot's digest continues from

@@ -13,12 +13,13 @@ import attrs
 
 from batchlog.projections.fields import as_tuple
 from batchlog.projections.quick_batch.grammar import TargetLine
+from batchlog.engine.value import frozen
 
 
 # ─── what the CLI read before deciding ─────────────────────────────────────
 
 
-@attrs.frozen
+@frozen
 class Staged:
     """A payload a target's run folder staged: which file (`kind`), its path as shown, its JSON object."""
 
@@ -27,7 +28,7 @@ class Staged:
     payload: dict[str, Any]
 
 
-@attrs.frozen
+@frozen
 class Unstaged:
     """What the CLI found instead of a readable payload: the message the seed gives (`path`: the file
     or folder it names)."""
@@ -36,7 +37,7 @@ class Unstaged:
     path: str
 
 
-@attrs.frozen
+@frozen
 class BriefCheck:
     """What the user's brief validator said of one brief: a halt_reason and message, or the brief's `name`."""
 
@@ -48,7 +49,7 @@ class BriefCheck:
 # ─── commands ───────────────────────────────────────────────────────────────
 
 
-@attrs.frozen
+@frozen
 class StartBatch:
     """Start the batch of a batch file (skf-quick-skill), or resume it. A batch whose start recorded its
     file relative to the run folder (a fixture that moves with its folder) resumes from either path."""
@@ -62,7 +63,7 @@ class StartBatch:
     input_from_run_dir: str | None = None  # `input_file` relative to the run folder, as a bundled fixture keeps it
 
 
-@attrs.frozen
+@frozen
 class StartBriefBatch:
     """Start the batch of a set of briefs (skf-create-skill), or resume it.
 
@@ -78,7 +79,7 @@ class StartBriefBatch:
     exit_codes: dict[str, int] | None = None
 
 
-@attrs.frozen
+@frozen
 class NextTarget:
     """Hand out the next pending target. `batch` is the target the CLI expects to be next (None: none),
     `staged` whether its run folder staged a payload."""
@@ -88,7 +89,7 @@ class NextTarget:
     staged: bool
 
 
-@attrs.frozen
+@frozen
 class RecordTarget:
     """Record how target `number` ended, from `staged` (None: the CLI read nothing, expecting it recorded)."""
 
@@ -98,7 +99,7 @@ class RecordTarget:
     exit_codes: dict[str, int] | None = None
 
 
-@attrs.frozen
+@frozen
 class Summarize:
     """End the batch: its summary goes to `output_dir` (`output_inside`: a folder inside the run folder)."""
 
@@ -108,7 +109,7 @@ class Summarize:
     timestamp: str
 
 
-@attrs.frozen
+@frozen
 class RecordSummaryWritten:
     """Note where the summary files went (`summary_path` None: they could not be written, see `warnings`)."""
 
@@ -117,7 +118,7 @@ class RecordSummaryWritten:
     warnings: tuple[str, ...] = attrs.field(converter=as_tuple, default=())
 
 
-@attrs.frozen
+@frozen
 class ImportSeedBatch:
     """Take over a batch skf-quick-batch.py started: the `events` its batch.jsonl implies, into the log named `log`."""
 
@@ -132,7 +133,7 @@ Command = (StartBatch | StartBriefBatch | NextTarget | RecordTarget | Summarize 
 # ─── effects: what the CLI does on disk after the append ──────────────────
 
 
-@attrs.frozen
+@frozen
 class ClearEndedBatch:
     """Empty the run folder of an ended brief batch for the new one; its log (the audit trail) stays,
     and so do the target folders of this batch (`keep_prefix`), which a repeat must not touch."""
@@ -141,21 +142,21 @@ class ClearEndedBatch:
     keep_prefix: str
 
 
-@attrs.frozen
+@frozen
 class PrepareTargetFolder:
     """Create the target's run folder empty (what an earlier try left goes first)."""
 
     folder: str
 
 
-@attrs.frozen
+@frozen
 class RemoveTargetFolder:
     """A target that succeeded keeps no run folder."""
 
     folder: str
 
 
-@attrs.frozen
+@frozen
 class WriteSummary:
     """Write the per-batch summary file (the first free name of `stem-stamp.json`, `-2`, `-3` …; one holding
     exactly `record` already is this batch's, from an interrupted try) and `stem-latest.json`; then record
@@ -167,7 +168,7 @@ class WriteSummary:
     record: dict[str, Any]
 
 
-@attrs.frozen
+@frozen
 class ArchiveAndRemove:
     """Copy the log beside the summary (`<summary stem>.events.jsonl`), then remove the run folder."""
 
@@ -178,7 +179,7 @@ class ArchiveAndRemove:
 Effect = ClearEndedBatch | PrepareTargetFolder | RemoveTargetFolder | WriteSummary | ArchiveAndRemove
 
 
-@attrs.frozen
+@frozen
 class Decision:
     """A decision: the events to append (none: nothing to record), then the effects to carry out, in order.
 

@@ -16,6 +16,7 @@ import attrs
 from batchlog.engine.registry import EventType, Registry
 from batchlog.projections.fields import as_tuple
 from batchlog.projections.quick_batch.grammar import TargetLine
+from batchlog.engine.value import frozen
 
 WORKFLOW = "skf-quick-skill"
 CREATE_WORKFLOW = "skf-create-skill"
@@ -47,7 +48,7 @@ def _targets(values: Any) -> tuple[TargetLine, ...]:
     return tuple(t if isinstance(t, TargetLine) else TargetLine(**t) for t in values)
 
 
-@attrs.frozen
+@frozen
 class BatchStarted:
     """A batch was started: its workflow, its input, its targets (all pending).
 
@@ -67,7 +68,7 @@ class BatchStarted:
     exit_codes: dict[str, int] | None = None
 
 
-@attrs.frozen
+@frozen
 class TargetStarted:
     """Target `batch` was handed out by `next` (its run folder created empty)."""
 
@@ -75,7 +76,7 @@ class TargetStarted:
     target: str
 
 
-@attrs.frozen
+@frozen
 class TargetRecorded:
     """How target `batch` ended, from what its run folder staged: status `success` or `error`.
 
@@ -97,7 +98,7 @@ class TargetRecorded:
     message = None
 
 
-@attrs.frozen
+@frozen
 class BriefRejected:
     """Brief `batch` was refused at start (by the validator, or for a name an earlier brief has):
     recorded at once as failed, with the exit code its halt_reason maps to; `next` never hands it out."""
@@ -116,7 +117,7 @@ class BriefRejected:
     rejected = True
 
 
-@attrs.frozen
+@frozen
 class BatchSummarized:
     """The batch ended: its figures, and where its summary goes.
 
@@ -139,7 +140,7 @@ class BatchSummarized:
     output_inside: bool = False
 
 
-@attrs.frozen
+@frozen
 class SummaryWritten:
     """The summary files of a `BatchSummarized` were written (`summary_path`, the per-batch file), or
     could not be (`summary_path` None, the reason in `warnings`)."""

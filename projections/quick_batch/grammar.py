@@ -5,15 +5,15 @@ Pure: text or bytes in, targets out; the only error raised is `BadInput` (bytes 
 
 from __future__ import annotations
 
-import attrs
 
 from batchlog.projections.errors import BadInput
+from batchlog.engine.value import frozen
 
 # Modifier key (any letter case) -> the hint it sets.
 MODIFIERS = {"language": "language_hint", "scope": "scope_hint"}
 
 
-@attrs.frozen
+@frozen
 class TargetLine:
     """One target of a batch, numbered from 1 in file order; a hint is None when the line sets none."""
 

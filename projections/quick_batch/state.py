@@ -15,11 +15,12 @@ from batchlog.projections.quick_batch.events import (
     SummaryWritten,
     TargetRecorded,
 )
+from batchlog.engine.value import frozen
 
 Outcome = TargetRecorded | BriefRejected
 
 
-@attrs.frozen
+@frozen
 class Batch:
     """One run folder's batch. Never changed once built: the fold copies what it changes.
 

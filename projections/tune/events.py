@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from batchlog.engine.registry import EventType, Registry
+from batchlog.engine.value import frozen
 
 
 def _tuple_of_str(values: Any) -> tuple[str, ...]:
@@ -22,7 +23,7 @@ def _cases(values: Any) -> tuple[dict[str, Any], ...]:
     return tuple(values)
 
 
-@attrs.frozen
+@frozen
 class TuningStarted:
     """A tuning was created from a dataset: its cases, the selection order, the settings.
 
@@ -53,7 +54,7 @@ class TuningStarted:
     written: tuple[dict[str, Any], ...] = attrs.field(default=(), converter=_cases)
 
 
-@attrs.frozen
+@frozen
 class BatchBuilt:
     """Batch `number` was built: batch.mjs's plan, and the overrides it was asked with.
 
@@ -74,7 +75,7 @@ class BatchBuilt:
     seed_override: int | None = None
 
 
-@attrs.frozen
+@frozen
 class RunStarted:
     """Run `run` was created: `batchNN-nomem-runK`, `batchNN-mem-runK` or `final-runK`.
 
@@ -88,7 +89,7 @@ class RunStarted:
     cases: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
 
 
-@attrs.frozen
+@frozen
 class RunGraded:
     """A run got its verdict (PASSED, CORRECT, WRONG, VOID) and its figures."""
 
@@ -102,7 +103,7 @@ class RunGraded:
     note: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RunRegraded:
     """A grade recorded by mistake was corrected: the run's new verdict and wrong cases, and why.
 
@@ -119,7 +120,7 @@ class RunRegraded:
     saved_twice: int | None = None
 
 
-@attrs.frozen
+@frozen
 class DifficultAdded:
     """A case went on the difficult list, with its reasons, in run `run`."""
 
@@ -129,7 +130,7 @@ class DifficultAdded:
     note: str | None = None
 
 
-@attrs.frozen
+@frozen
 class DifficultFixed:
     """A difficult case was fixed in run `run`."""
 
@@ -138,7 +139,7 @@ class DifficultFixed:
     note: str | None = None
 
 
-@attrs.frozen
+@frozen
 class DifficultWithdrawn:
     """The difficult entry of `case` added in run `run` was withdrawn: a regrade of that run said the case was
     not wrong in it after all (`reason`). The entry stays in the log and the views; the rules no longer count it."""
@@ -148,7 +149,7 @@ class DifficultWithdrawn:
     reason: str
 
 
-@attrs.frozen
+@frozen
 class ChangeRecorded:
     """What a run's fix changed: a file, in words, and how many lines."""
 
@@ -158,7 +159,7 @@ class ChangeRecorded:
     lines: int | None = None
 
 
-@attrs.frozen
+@frozen
 class MemoryKept:
     """Batch `batch`'s memory (of `nodes` nodes) became the last good memory."""
 
@@ -166,7 +167,7 @@ class MemoryKept:
     nodes: int
 
 
-@attrs.frozen
+@frozen
 class UsageRecorded:
     """Model usage of a run: running totals for one model (a later report replaces an earlier one)."""
 

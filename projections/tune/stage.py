@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import enum
 
-import attrs
 
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
+from batchlog.engine.value import frozen
 
 
 class Half(enum.Enum):
@@ -58,7 +58,7 @@ def batch_finished(state: TuneState, number: int) -> bool:
     return batch_passed(state, number) or batch_given_up(state, number)
 
 
-@attrs.frozen
+@frozen
 class Stage:
     """Where the loop stands.
 

@@ -1,6 +1,6 @@
 """The folded state of a tuning (`TuneState`) and the small queries views and decisions share.
 
-Pure data: attrs.frozen classes whose fields are JSON-friendly (str, int, bool,
+Pure data: frozen attrs classes (engine/value.py) whose fields are JSON-friendly (str, int, bool,
 None, tuples, nested attrs classes), so a snapshot can store them generically.
 Its size grows with cases, batches, runs, changes and difficult entries, never
 with the number of usage events: usage is kept as running totals per run and model.
@@ -23,7 +23,8 @@ Shape (stable: the README and audit views read it):
 
 from __future__ import annotations
 
-import attrs
+
+from batchlog.engine.value import frozen
 
 VERDICTS = ("PASSED", "CORRECT", "WRONG", "VOID")
 HALVES = ("nomem", "mem")
@@ -31,7 +32,7 @@ FINAL = "final"
 RUNS_PER_HALF = 4  # at most this many non-VOID runs in one half of a batch
 
 
-@attrs.frozen
+@frozen
 class TuneSettings:
     """The settings in force (batch.mjs's `cfg()` resolution applied) and where the dataset came from.
 
@@ -51,7 +52,7 @@ class TuneSettings:
     name: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Case:
     """One dataset case: `class_name` / `complexity` are "" when the case has none.
 
@@ -65,7 +66,7 @@ class Case:
     body: str
 
 
-@attrs.frozen
+@frozen
 class Batch:
     """A built batch: batch.mjs's plan (ids only) and the overrides it was built with.
 
@@ -92,7 +93,7 @@ class Batch:
         return self.new + self.recheck
 
 
-@attrs.frozen
+@frozen
 class Change:
     """What a run's fix changed in one file."""
 
@@ -102,7 +103,7 @@ class Change:
     seq: int
 
 
-@attrs.frozen
+@frozen
 class ModelUsage:
     """A run's usage of one model: the latest running totals and how many reports gave them."""
 
@@ -113,7 +114,7 @@ class ModelUsage:
     reports: int
 
 
-@attrs.frozen
+@frozen
 class Run:
     """One run: `kind` is "nomem", "mem" or "final" (`batch` 0); `verdict` "" until graded."""
 
@@ -147,7 +148,7 @@ class Run:
         return self.verdict != "VOID"
 
 
-@attrs.frozen
+@frozen
 class Note:
     """A note on a difficult entry, with the run it was written in."""
 
@@ -155,7 +156,7 @@ class Note:
     text: str
 
 
-@attrs.frozen
+@frozen
 class Difficult:
     """A difficult-list entry: reasons (from SEVERITY), the run it was added in, the run that fixed it; and why
     and where it was withdrawn, when a regrade of its run said the case was not wrong there after all."""
@@ -171,7 +172,7 @@ class Difficult:
     withdrawn_seq: int | None = None
 
 
-@attrs.frozen
+@frozen
 class KeptMemory:
     """A batch's memory that became the last good memory."""
 
@@ -181,7 +182,7 @@ class KeptMemory:
     at: str
 
 
-@attrs.frozen
+@frozen
 class Correction:
     """A grade corrected by `run regrade`: the verdict before and after, why, and where in the log."""
 
@@ -193,7 +194,7 @@ class Correction:
     at: str
 
 
-@attrs.frozen
+@frozen
 class TuneState:
     """Everything the tuning's log says so far (see the module docstring for the shape)."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import orjson
 
 from batchlog.projections.errors import BadInput
@@ -26,9 +25,10 @@ from batchlog.projections.tune.events import (
     TuningStarted,
 )
 from batchlog.projections.tune.batch_mjs.selection import ID_RULE, check_cases, id_problem
+from batchlog.engine.value import frozen
 
 
-@attrs.frozen
+@frozen
 class ZenRun:
     """A run folder: its name, the ids of its cases.json (None when it has none), verdict, plan.json."""
 
@@ -38,7 +38,7 @@ class ZenRun:
     plan: dict[str, Any] | None
 
 
-@attrs.frozen
+@frozen
 class ZenFolder:
     folder: str
     config: Any

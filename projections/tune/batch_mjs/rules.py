@@ -16,6 +16,7 @@ from batchlog.projections.errors import Refused
 from batchlog.projections.tune.batch_mjs.collation import locale_compare
 from batchlog.projections.tune.batch_mjs.js_json import js_json, js_number
 from batchlog.projections.tune.batch_mjs.run_names import FINAL, parse_run_name
+from batchlog.engine.value import frozen
 
 SEVERITY = ("wrong", "regressed", "flaky", "memory", "costly")
 NAME = "batch.mjs"
@@ -24,7 +25,7 @@ _LEHMER_MODULUS = 2147483647
 _LEHMER_MULTIPLIER = 48271
 
 
-@attrs.frozen
+@frozen
 class DifficultEntry:
     id: str
     reasons: tuple[str, ...] = attrs.field(converter=as_tuple)  # from SEVERITY
@@ -32,7 +33,7 @@ class DifficultEntry:
     fixed: str | None = None  # name of the run it was fixed in
 
 
-@attrs.frozen
+@frozen
 class Settings:
     """Resolved values: batch.mjs's cfg() rules already applied (see `settings_from_config`)."""
 
@@ -43,7 +44,7 @@ class Settings:
     max_retries: int = 3
 
 
-@attrs.frozen
+@frozen
 class History:
     selection: tuple[dict, ...] = attrs.field(converter=as_tuple)  # selection.json "batch": whole cases, in order
     complexity: dict[str, str]  # dataset.json id -> complexity ("" when none)
@@ -54,13 +55,13 @@ class History:
     difficult: tuple[DifficultEntry, ...] | None = None  # None when no difficult.json exists
 
 
-@attrs.frozen
+@frozen
 class Size:
     size: int
     why: str
 
 
-@attrs.frozen
+@frozen
 class BatchPlan:
     number: int
     size: int

@@ -15,9 +15,10 @@ from batchlog.projections.fields import as_tuple
 from batchlog.projections.tune.events import REGISTRY
 from batchlog.projections.tune.evolve import evolve_all
 from batchlog.projections.tune.state import TuneState
+from batchlog.engine.value import frozen
 
 
-@attrs.frozen
+@frozen
 class ImportFolder:
     """Write the log the folder `folder` implies into the log named `log`: its `events`, or, when the folder could
     not be read or makes no history, `unreadable` (the refusal that says why)."""

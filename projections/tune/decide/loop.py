@@ -42,6 +42,7 @@ from batchlog.projections.tune.decide.refusals import (
 from batchlog.projections.tune.decide.regrade import RegradeRun, check_grade, regrade_run
 from batchlog.projections.tune.batch_mjs.selection import check_cases, selection_order
 from batchlog.projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
+from batchlog.engine.value import frozen
 
 __all__ = [
     "AddDifficult", "BuildBatch", "FixDifficult", "GradeRun", "ImportFolder", "InitTuning", "KeepMemory",
@@ -51,7 +52,7 @@ __all__ = [
 MAX_CONCURRENCY = 16
 
 
-@attrs.frozen
+@frozen
 class InitTuning:
     dataset: str
     cases: tuple[dict[str, Any], ...] = attrs.field(converter=as_tuple)
@@ -65,7 +66,7 @@ class InitTuning:
     name: str | None = None
 
 
-@attrs.frozen
+@frozen
 class BuildBatch:
     """Record the next batch (`-o`), with batch.mjs's overrides: -m size, -r recheck, --seed."""
 
@@ -74,18 +75,18 @@ class BuildBatch:
     seed: int | None = None
 
 
-@attrs.frozen
+@frozen
 class StartRun:
     batch: int
     kind: str
 
 
-@attrs.frozen
+@frozen
 class StartFinal:
     pass
 
 
-@attrs.frozen
+@frozen
 class GradeRun:
     run: str
     verdict: str

@@ -15,9 +15,10 @@ from batchlog.projections.tune.stage import Half, half
 from batchlog.projections.tune.decide.refusals import check_count, check_text, require_case, require_run
 from batchlog.projections.tune.batch_mjs.rules import SEVERITY
 from batchlog.projections.tune.state import Difficult, TuneState
+from batchlog.engine.value import frozen
 
 
-@attrs.frozen
+@frozen
 class AddDifficult:
     case: str
     reasons: tuple[str, ...] = attrs.field(converter=as_tuple)
@@ -25,14 +26,14 @@ class AddDifficult:
     note: str | None = None
 
 
-@attrs.frozen
+@frozen
 class FixDifficult:
     case: str
     run: str
     note: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RecordChange:
     run: str
     file: str
@@ -40,13 +41,13 @@ class RecordChange:
     lines: int | None = None
 
 
-@attrs.frozen
+@frozen
 class KeepMemory:
     batch: int
     nodes: int
 
 
-@attrs.frozen
+@frozen
 class RecordUsage:
     run: str
     model: str

@@ -18,9 +18,10 @@ from batchlog.projections.tune.events import DifficultWithdrawn, RunRegraded
 from batchlog.projections.tune.decide.refusals import check_count, check_text, require_run
 from batchlog.projections.tune.stage import reported_cases
 from batchlog.projections.tune.state import FINAL, VERDICTS, Run, TuneState
+from batchlog.engine.value import frozen
 
 
-@attrs.frozen
+@frozen
 class RegradeRun:
     run: str
     verdict: str

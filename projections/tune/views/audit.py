@@ -32,6 +32,7 @@ from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
 from batchlog.projections.tune.decide.regrade import RegradeRun, regrade_run
 from batchlog.projections.tune.state import FINAL, TuneState
+from batchlog.engine.value import frozen
 
 CHECKS = (
     ("log_sound", "the chain and envelope of every line are sound (log verify)"),
@@ -50,7 +51,7 @@ CHECKS = (
 )
 
 
-@attrs.frozen
+@frozen
 class LogReport:
     """What `log verify` said, for the first check: sound or not, in words, and the lines at fault."""
 
@@ -59,7 +60,7 @@ class LogReport:
     problems: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class Check:
     name: str
     promise: str
@@ -70,7 +71,7 @@ class Check:
         return {"name": self.name, "promise": self.promise, "holds": self.holds, "evidence": list(self.evidence)}
 
 
-@attrs.frozen
+@frozen
 class Timeline:
     first_at: str | None
     last_at: str | None
@@ -99,7 +100,7 @@ class Timeline:
         ]
 
 
-@attrs.frozen
+@frozen
 class Audit:
     checks: tuple[Check, ...]
     timeline: Timeline

@@ -23,6 +23,7 @@ from batchlog.projections.tune.stage import (
 from batchlog.projections.tune.batch_mjs.run_names import run_name
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
+from batchlog.engine.value import frozen
 
 DEFAULT_FOLDER = "finetune"
 HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
@@ -66,7 +67,7 @@ PLACEHOLDERS: dict[str, dict[str, object]] = {
 }
 
 
-@attrs.frozen
+@frozen
 class NextStep:
     """The one next thing to do: `step` names it for machines, `words` for people, `command` to run (a template
     when it holds placeholders: `choices` says what each stands for; "" when there is none to run). `optional`:
@@ -114,7 +115,7 @@ def placeholder_refusal(option: str, value: str) -> str | None:
     return f"{value} is a placeholder: replace it with {wanted}"
 
 
-@attrs.frozen
+@frozen
 class Place:
     """Where a printed command finds the tuning: its folder, and the options that name its log elsewhere than in
     the folder (`--store URL --log NAME`: cli/store.py's `Store.printed`)."""
@@ -304,7 +305,7 @@ def _command(rest: str, place: Place) -> str:
     return f"batchlog tune {rest}{place.options()}"
 
 
-@attrs.frozen
+@frozen
 class DifficultRow:
     """One difficult entry as `tune difficult` lists it."""
 

@@ -6,13 +6,13 @@ model replaces an earlier one), never the grades' figures; the file is never wri
 
 from __future__ import annotations
 
-import attrs
 
 from batchlog.projections.tune.views.readme.facts import code, plain
 from batchlog.projections.tune.state import FINAL, Run, TuneState
+from batchlog.engine.value import frozen
 
 
-@attrs.frozen
+@frozen
 class Totals:
     calls: int = 0
     input_tokens: int = 0

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-import attrs
 
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.views.readme.batches import NO_FILES, batches, log
@@ -28,6 +27,7 @@ from batchlog.projections.tune.views.readme.results import results
 from batchlog.projections.tune.views.readme.sections import difficult, next_section, plan, settings, where
 from batchlog.projections.tune.state import RUNS_PER_HALF, TuneState
 from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
+from batchlog.engine.value import frozen
 
 SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "log", "results", "next")
 # Each section's heading in zen-finetune's README template (and in the layout): its level and its words.
@@ -81,7 +81,7 @@ def heading(name: str) -> str:
     return f"{'#' * level} {words}"
 
 
-@attrs.frozen
+@frozen
 class Update:
     """A README brought up to date: its text, and the sections taken over from the template's headings and those put
     back (each in SECTION_NAMES order)."""
@@ -105,7 +105,7 @@ def update(text: str, rendered: Mapping[str, str], title: str = "the tuning") ->
     return Update("\n".join(_fill(lines, rendered)), adopted, restored)
 
 
-@attrs.frozen
+@frozen
 class _Outline:
     """What a README's lines hold: its marker pairs (name, begin line, end line), and its headings (line, level, the
     section whose template heading it is, or None) outside markers, code fences and HTML comments."""

@@ -4,17 +4,17 @@ and safe markdown text (where the loop stands is `halves.current_half`, which ne
 
 from __future__ import annotations
 
-import attrs
 
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import Batch, Run, TuneState
+from batchlog.engine.value import frozen
 
 HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
 MINUS = "−"  # the template's minus sign in percentages
 
 
-@attrs.frozen
+@frozen
 class Ahead:
     """A batch the growth rule predicts: its number, how many cases it takes, and of which kind."""
 
