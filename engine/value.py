@@ -5,8 +5,8 @@ attrs writes and compiles the source of a class's methods when the class is defi
 classes (its loop's events and state, the engine's values), and defining them cost more than the rest of its
 imports together (measured from an installed wheel: 62 ms of `tune status`'s 103 ms of batchlog imports, 1.2 ms a
 class); a generated `__repr__` is a quarter of a class's cost. The shared one writes what attrs' would, from the
-class's fields when asked. The classes stay attrs classes: `attrs.fields`, `attrs.evolve` and cattrs see no
-difference.
+class's fields when asked. The classes stay attrs classes: `attrs.fields`, `attrs.evolve` and the snapshots'
+codec (engine/snapshots/state_codec.py) see no difference.
 """
 
 from __future__ import annotations

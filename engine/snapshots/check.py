@@ -20,7 +20,8 @@ from batchlog.engine.recorders.protocols import KeepsSnapshots
 from batchlog.engine.recorders.wait import OnWait
 from batchlog.engine.registry import Registry
 from batchlog.engine.scan import Position
-from batchlog.engine.snapshots.document import converter, current_position, fold_key, state_type
+from batchlog.engine.snapshots.document import current_position, fold_key, state_type
+from batchlog.engine.snapshots.state_codec import from_data
 from batchlog.engine.snapshots.file import ABSENT, Snapshots, read_authentic
 from batchlog.engine.snapshots.key import key_id, opened
 from batchlog.engine.value import frozen
@@ -115,7 +116,7 @@ def _verdict_of(log: EventLog | None, shown: str, body: bytes | None, projection
         return SnapshotVerdict(shown, None, f"{shown} was written by another version of batchlog: never used")
     doc, position = found
     try:
-        state = converter().structure(doc.get("state"), decoded)
+        state = from_data(doc.get("state"), decoded)
     except Exception:  # noqa: BLE001 - a state that does not decode is never used either
         return SnapshotVerdict(shown, False, f"{shown} holds a state that does not decode: never used; remove it")
     replayed = log.fold(projection, projection.initial, Position(), at=position.seq)

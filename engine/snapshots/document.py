@@ -3,8 +3,8 @@ and the key of the code that folded it, as JSON; whether a document is current f
 
 Kept and checked by the file store (engine/snapshots/file.py) and the stored one (engine/snapshots/stored.py),
 compared with a replay by `log verify --snapshots` (engine/snapshots/check.py). No pickle: the state goes
-through cattrs into the declared types, so a snapshot holds data and can never run code; cattrs is imported
-only when a snapshot is read or written.
+through engine/snapshots/state_codec.py, as JSON data read back into the declared types, so a snapshot holds
+data and can never run code.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import orjson
 
 from batchlog.engine.fold_version import SNAPSHOT_FORMAT, version_of
 from batchlog.engine.scan import Position
+from batchlog.engine.snapshots.state_codec import from_data, to_data
 
 if TYPE_CHECKING:
     from batchlog.engine.log import EventLog, Projection, Replayed
@@ -28,19 +29,6 @@ if TYPE_CHECKING:
 FORMAT = SNAPSHOT_FORMAT
 SNAPSHOT_EVERY = 200  # write a snapshot once a fold has gone this many events past the last one (bounds a view's tail)
 _HEX64 = "[0-9a-f]{64}"  # a SHA-256 in hex: a line hash, a prefix digest (re.fullmatch compiles it once)
-
-_converter = None
-
-
-def converter() -> Any:
-    """The cattrs converter states go through (cattrs is imported only when a snapshot is read or written)."""
-    global _converter
-    if _converter is None:
-        from cattrs.preconf.orjson import make_converter
-
-        _converter = make_converter()
-    return _converter
-
 
 def state_type(projection: Projection) -> type | None:
     """The class a projection's snapshots decode its state into (None: it is never snapshotted)."""
@@ -68,19 +56,19 @@ def document(key: str, projection: Projection, state_type: type, state: Any, pos
              vouchers: dict[str, Any]) -> bytes | None:
     """The snapshot of `state` at `position`, with what vouches for the lines it covers (`vouchers`: for a
     file, where its last line starts and the SHA-256 of the bytes before it; a stored log needs none, its
-    recorder checks the chain); None when the state does not read back equal (cattrs cannot carry it
-    faithfully), since such a snapshot could change an answer."""
+    recorder checks the chain); None when the state does not read back equal (a type the codec does not
+    carry faithfully), since such a snapshot could change an answer."""
     try:
-        data = converter().unstructure(state, state_type)
+        data = to_data(state)
         body = orjson.dumps({
             "format": FORMAT, "key": key, "projection": projection.name,
             "position": {"line": position.line, "seq": position.seq, "offset": position.offset,
                          "hash": position.hash, "at": position.at},
             **vouchers, "state": data,
         })
-        if converter().structure(orjson.loads(body)["state"], state_type) != state:
+        if from_data(orjson.loads(body)["state"], state_type) != state:
             return None
-    except Exception:  # noqa: BLE001 - a state cattrs cannot carry faithfully is simply not cached
+    except Exception:  # noqa: BLE001 - a state the codec cannot carry faithfully is simply not cached
         return None
     return body
 

@@ -29,10 +29,7 @@ writes hashes only the bytes since.
 
 Files: `<log>.snap/<key fingerprint>/<projection name>.json`, written under a temporary name and
 renamed (engine/files.py's writer; read through its opener), so a reader never sees one half-written. A
-snapshot is a cache: it is not fsynced, and a file lost or cut short in a crash is simply ignored. What
-reads and writes snapshot files (cattrs) is imported only when a
-file is there to read or one is to be written: a view of a short log without a
-snapshot pays for none of it.
+snapshot is a cache: it is not fsynced, and a file lost or cut short in a crash is simply ignored.
 """
 
 from __future__ import annotations
@@ -53,10 +50,10 @@ from batchlog.engine.files import read_user_file, write_file
 from batchlog.engine.fold_version import version_of
 from batchlog.engine.recorders.protocols import ReadAt, ReadableAtOffsets
 from batchlog.engine.scan import Position
+from batchlog.engine.snapshots.state_codec import from_data
 from batchlog.engine.snapshots.document import (
     SNAPSHOT_EVERY,
     clean,
-    converter,
     current_position,
     document,
     fold_key,
@@ -186,7 +183,7 @@ class Snapshots:
         if base is None:
             return None
         try:
-            state = converter().structure(doc.get("state"), decoded)
+            state = from_data(doc.get("state"), decoded)
         except Exception:  # noqa: BLE001 - any decoding failure of a cache means: replay in full
             return None
         if not unchanged and _settled(signature, began) and recorder.signature() == signature:

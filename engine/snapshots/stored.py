@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, cast
 from batchlog.engine.fold_version import version_of
 from batchlog.engine.recorders.protocols import KeepsSnapshots
 from batchlog.engine.scan import Position
+from batchlog.engine.snapshots.state_codec import from_data
 from batchlog.engine.snapshots.document import (
     SNAPSHOT_EVERY,
     clean,
-    converter,
     current_position,
     document,
     fold_key,
@@ -87,7 +87,7 @@ class StoredSnapshots:
         if keeper.chain_through(position.line) != (position.offset, position.hash):
             return None
         try:
-            state = converter().structure(doc.get("state"), decoded)
+            state = from_data(doc.get("state"), decoded)
         except Exception:  # noqa: BLE001 - any decoding failure of a cache means: replay in full
             return None
         return state, position
