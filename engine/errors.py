@@ -60,15 +60,17 @@ class UnreadableFile(EngineError):
     FIFO, a device, a socket, a link to nothing or a loop), cannot be read, or holds more than its kind may
     (engine/files.py's `read_user_file`). Nothing was read or written. `reason`: the cause in a plain open's
     words where it has them ("No such file or directory"), for messages that must say it as another program
-    does."""
+    does. `missing`: nothing at all is at the path (not even a link to nothing)."""
 
     code = "unreadable_file"
 
-    def __init__(self, path: object, what: str, reason: str, message: str, *, errno: int | None = None) -> None:
+    def __init__(self, path: object, what: str, reason: str, message: str, *, errno: int | None = None,
+                 missing: bool = False) -> None:
         super().__init__(message, path=str(path), what=what)
         self.path = str(path)
         self.reason = reason
         self.errno = errno
+        self.missing = missing
 
     def python_words(self) -> str:
         """The cause as Python's OSError says it (`[Errno 2] No such file or directory: 'x'`) when it was one, for

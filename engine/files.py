@@ -7,10 +7,12 @@ keeps bytes binary).
 USAGE.md, a brief and the brief validator, a batch file, a staged payload, a seed's batch.jsonl, an exit-code
 map, a summary a repeat compares, a removed run folder's note, a snapshot, the snapshot key). It takes only a
 regular file: a FIFO, a device, a socket, a folder, a link to nothing or a link loop is refused before the file
-is opened (stat), and again on the descriptor (opened with O_NONBLOCK, so even a FIFO swapped in meanwhile
-never blocks; fstat). At most `limit` bytes are read (one more tells that the file is longer, whatever size it
-claims), so /dev/zero, a growing file or a huge one is never taken into memory. Anything else is
-`UnreadableFile`, which names the file and what to do.
+is opened (lstat, and stat through a link), and again on the descriptor (opened with O_NONBLOCK, so even a FIFO
+swapped in meanwhile never blocks; fstat). At most `limit` bytes are read (one more tells that the file is
+longer, whatever size it claims), so /dev/zero, a growing file or a huge one is never taken into memory; a read
+asked for more than the size the file claims that stops at that size is the file's end (a regular file gives
+less than asked only there), and a file that claims 0 bytes (as /proc's do) is read until a read gives nothing.
+Anything else is `UnreadableFile`, which names the file and what to do.
 
 `write_file(path, data)` is the one writer of a file batchlog creates or replaces (cases.json, plan.json,
 README.md, USAGE.md, the quick batch's summaries, archived log and note, salvage's new log and kept copy,
@@ -49,8 +51,8 @@ def read_user_file(path: str | os.PathLike, what: str, limit: int, *, private: b
     """The bytes of the regular file at `path` (a `what`, e.g. "dataset", named in messages), at most `limit` of
     them; UnreadableFile for anything else, before a byte is read. `private`: the file must be this user's own,
     unreadable and unwritable by others, and not a link (a secret: the snapshot key)."""
+    _refuse_unless_regular(path, what, _status(path, what, private))
     try:
-        _refuse_unless_regular(path, what, os.lstat(path) if private else os.stat(path))
         fd = os.open(path, os.O_RDONLY | _NONBLOCK | BINARY | (_NOFOLLOW if private else 0))
     except OSError as exc:
         raise _os_refusal(path, what, exc) from None
@@ -70,6 +72,8 @@ def read_user_file(path: str | os.PathLike, what: str, limit: int, *, private: b
                 break
             pieces.append(piece)
             taken += len(piece)
+            if taken == info.st_size:
+                break  # asked for a byte past the size it claims and given none: a regular file's end, no read more
     except OSError as exc:
         raise _os_refusal(path, what, exc) from None
     finally:
@@ -77,6 +81,22 @@ def read_user_file(path: str | os.PathLike, what: str, limit: int, *, private: b
     if taken > limit:
         raise _too_large(path, what, limit)
     return b"".join(pieces)
+
+
+def _status(path: str | os.PathLike, what: str, private: bool) -> os.stat_result:
+    """What is at `path` before it is opened, through a link unless `private`: lstat first, so a regular file and
+    nothing at all cost one call each (the usual cases: a file given, a snapshot not written yet), and what a
+    failure found (no entry, or a link to nothing) is known without asking again."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise _os_refusal(path, what, exc, link=False) from None
+    if private or not stat.S_ISLNK(info.st_mode):
+        return info
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        raise _os_refusal(path, what, exc, link=True) from None
 
 
 def _refuse_unless_regular(path: str | os.PathLike, what: str, info: os.stat_result) -> None:
@@ -94,13 +114,14 @@ def _refuse_unless_regular(path: str | os.PathLike, what: str, info: os.stat_res
                          f"{shown} is {kind}, not a regular file: give the path of the {what} (a regular file)")
 
 
-def _os_refusal(path: str | os.PathLike, what: str, exc: OSError) -> UnreadableFile:
-    """The refusal of an OSError the open or the read met; its `reason` is the system's words (as a plain open
-    would have said them)."""
+def _os_refusal(path: str | os.PathLike, what: str, exc: OSError, *, link: bool | None = None) -> UnreadableFile:
+    """The refusal of an OSError the stat, the open or the read met; its `reason` is the system's words (as a plain
+    open would have said them). `link`: whether `path` is a link, when the caller's stat already knows."""
     import errno
 
     shown, reason = os.fspath(path), exc.strerror or str(exc)
-    if exc.errno == errno.ENOENT and os.path.islink(path):
+    dangling = exc.errno == errno.ENOENT and (os.path.islink(path) if link is None else link)
+    if dangling:
         message = f"{shown} is a link to nothing: give the path of the {what}"
     elif exc.errno == errno.ENOENT:
         message = f"{shown} does not exist: give the path of the {what}"
@@ -110,7 +131,8 @@ def _os_refusal(path: str | os.PathLike, what: str, exc: OSError) -> UnreadableF
         message = f"{shown} cannot be read ({reason}): check its permissions"
     else:
         message = f"{shown} cannot be read ({reason}): check the path of the {what}"
-    return UnreadableFile(path, what, reason, message, errno=exc.errno)
+    return UnreadableFile(path, what, reason, message, errno=exc.errno,
+                          missing=exc.errno == errno.ENOENT and not dangling)
 
 
 def _too_large(path: str | os.PathLike, what: str, limit: int) -> UnreadableFile:

@@ -85,6 +85,9 @@ class TestOpener:
         with pytest.raises(UnreadableFile, match="more than 4 bytes"):
             read_user_file("/proc/self/status", "status", 4)
 
+    def test_a_file_whose_size_says_nothing_is_read_to_its_end(self):
+        assert read_user_file("/proc/version", "version", 1 << 16) == Path("/proc/version").read_bytes()
+
     def test_a_regular_file_within_its_bound_is_read_whole(self, tmp_path):
         (tmp_path / "a.json").write_bytes(b"0123456789")
 
@@ -96,6 +99,15 @@ class TestOpener:
 
         assert refused.value.reason == "No such file or directory"
         assert refused.value.python_words() == f"[Errno 2] No such file or directory: '{tmp_path / 'nowhere.json'}'"
+        assert refused.value.missing
+
+    def test_a_link_to_nothing_is_not_a_missing_file(self, tmp_path):
+        (tmp_path / "link.json").symlink_to(tmp_path / "nowhere.json")
+
+        with pytest.raises(UnreadableFile, match="is a link to nothing") as refused:
+            read_user_file(tmp_path / "link.json", "dataset", 10)
+
+        assert refused.value.reason == "No such file or directory" and not refused.value.missing
 
     def test_a_private_file_must_be_this_users_own_and_no_link(self, tmp_path):
         key = tmp_path / "key"

@@ -298,10 +298,13 @@ class TestHintsReachTheSameLog:
             '"started_at":"2026-12-02T15:00:00Z"}\n'
             '{"event":"target","batch":1,"target":"a","language_hint":null,"scope_hint":null,"status":"pending"}\n',
             encoding="utf-8")
-        if name == "already_taken":
+        if name == "already_taken":  # imported, then the seed's batch went on: an import again is refused
             imported = invoke("quick-batch", "import", "--run-dir", "runs/qb", "--store", "file", cwd=tmp_path,
                               env=self.ENV)
             assert imported.code == 0, imported.err
+            with (run / "batch.jsonl").open("a", encoding="utf-8") as batch:
+                batch.write('{"event":"target","batch":1,"target":"b","language_hint":null,"scope_hint":null,'
+                            '"status":"pending"}\n')
         command = "import" if name == "already_taken" else "next"
 
         result = invoke("quick-batch", command, "--run-dir", "runs/qb", "--store", "file", cwd=tmp_path,

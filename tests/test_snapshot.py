@@ -286,7 +286,8 @@ class TestSnapshotUse:
 
     def test_an_edit_before_the_snapshot_line_means_a_full_replay(self, tmp_path):
         """The snapshot's last line still hashes the same, but a full replay now finds a damaged line: the view
-        from the snapshot refuses the log as the full replay does, naming the same line."""
+        from the snapshot refuses the log as the full replay does, naming the same line: the edited one, as
+        `log verify` names it (issue 24 item 8)."""
         path = tmp_path / "events.jsonl"
         _fill(path, 20)
         EventLog(path, REGISTRY, snapshots=Snapshots(every=1)).replay(TALLY)
@@ -296,7 +297,7 @@ class TestSnapshotUse:
 
         refused = _view(EventLog(path, REGISTRY, snapshots=Snapshots()))
 
-        assert refused[0] == "LogDamaged" and "line 6 (seq 6): prev is not the hash of line 5" in refused[1]
+        assert refused[0] == "LogDamaged" and "line 5 (seq 5): id is not the hash of the line" in refused[1]
         assert refused == _view(EventLog(path, REGISTRY))
 
     def test_a_projection_without_a_version_is_never_snapshotted(self, tmp_path):

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from batchlog.cli.tune.files import RECORDED_BYTES
 from batchlog.engine import EventLog, EventType, Projection, Registry
 from batchlog.engine.errors import CannotEncode
 from batchlog.engine.lines import MAX_LINE_BYTES
@@ -147,12 +148,26 @@ def test_a_tune_command_whose_event_would_exceed_the_line_bound_is_refused(tunin
 
 
 def test_a_tuning_whose_dataset_is_too_large_for_one_line_is_refused(tmp_path):
+    """A dataset within the most a dataset may hold (a line's worth) whose first event is not: the event holds the
+    cases and the selection, which names each case's id again, so one case whose id is half a line long."""
+    dataset = tmp_path / "dataset.json"
+    dataset.write_bytes(orjson.dumps({"cases": [{"id": "a" * (MAX_LINE_BYTES // 2 + 1)}]}))
+    assert dataset.stat().st_size <= RECORDED_BYTES
+
+    result = invoke("tune", "init", "--dataset", dataset, "--dir", tmp_path / "finetune", env=ENV)
+
+    assert result.code == 1 and READER_WORDS in result.err, (result.out, result.err)
+    assert not (tmp_path / "finetune").exists()
+
+
+def test_a_dataset_larger_than_a_line_is_refused_before_it_is_read(tmp_path):
     dataset = tmp_path / "dataset.json"
     dataset.write_bytes(orjson.dumps({"cases": [{"id": "a", "class": "x", "rubric": TOO_LONG}]}))
 
     result = invoke("tune", "init", "--dataset", dataset, "--dir", tmp_path / "finetune", env=ENV)
 
-    assert result.code == 1 and READER_WORDS in result.err, (result.out, result.err)
+    assert result.code == 1, (result.out, result.err)
+    assert f"{dataset} holds more than 16 MiB, the most the dataset may hold: shorten it" in result.err
     assert not (tmp_path / "finetune").exists()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 from itertools import islice
@@ -61,7 +60,7 @@ def import_seed_batch(run_dir: Path, store: Store | None = None) -> dict[str, An
     try:
         data = read_user_file(source, f"seed's {io.SEED_BATCH_FILE}", io.SEED_LOG_BYTES)
     except UnreadableFile as e:
-        if e.errno == errno.ENOENT and not source.is_symlink():
+        if e.missing:
             raise BadInput(f"no {io.SEED_BATCH_FILE} to import in {run_dir.as_posix()}: {e.reason}") from None
         raise BadInput(e.message, path=source.as_posix()) from None
     events = events_of_seed_lines(data, run_dir.as_posix())

@@ -34,8 +34,6 @@ snapshot is a cache: it is not fsynced, and a file lost or cut short in a crash 
 
 from __future__ import annotations
 
-import errno
-import os
 import re
 import time
 from hashlib import sha256
@@ -227,7 +225,7 @@ def read_snapshot_file(path: Path) -> bytes | None:
     try:
         return read_user_file(path, "snapshot", SNAPSHOT_BYTES_MAX)
     except UnreadableFile as error:
-        return ABSENT if error.errno == errno.ENOENT and not os.path.islink(path) else None
+        return ABSENT if error.missing else None
 
 
 def read_authentic(path: Path) -> bytes | None:
