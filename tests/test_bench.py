@@ -84,9 +84,9 @@ class TestQuickRun:
 
         assert _cells(lines[0]) == COLUMNS
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
-        assert len(rows) == 42
+        assert len(rows) == 48
         on_server = [row for row in rows if "PostgreSQL" in row[0]]  # skipped without a server, measured with one
-        assert len(on_server) == 4
+        assert len(on_server) == 6
         assert all(row[6].startswith("skipped: no PostgreSQL server") != bool(server()) for row in on_server)
         floors = 0
         for case, ours, baseline, ratio, spread, target, result in rows:
