@@ -174,7 +174,9 @@ class _Watch:
     screen), each piece stamped with the time it was read."""
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str], terminal: bool) -> None:
-        env = {**env, "TERM": "xterm-256color"}
+        # COLUMNS and LINES, when set, would stand for the terminal's own size.
+        env = {key: value for key, value in env.items() if key not in ("COLUMNS", "LINES")}
+        env["TERM"] = "xterm-256color"
         if terminal:
             import fcntl
             import pty

@@ -125,7 +125,10 @@ class Pane:
         self.tmux("new-session", "-d", "-s", "watch", "-x", "120", "-y", "40", "-c", str(cwd), "bash", "-c", script)
 
     def tmux(self, *args: str) -> str:
-        env = {**os.environ, "TERM": os.environ.get("TERM") or "xterm-256color"}
+        # The server takes this environment: COLUMNS and LINES (pytest-xdist's workers have 80 and 24) would
+        # override the pane's own size for every program in it.
+        env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+        env["TERM"] = os.environ.get("TERM") or "xterm-256color"
         return subprocess.run([*self.server, *args], capture_output=True, text=True, check=True, env=env,
                               timeout=DEADLINE_S).stdout
 
@@ -133,11 +136,12 @@ class Pane:
         return self.tmux("capture-pane", "-p", "-t", "watch")
 
     def shows(self, *needles: str) -> str:
-        """The pane's text once it shows every one of `needles` (a failure after DEADLINE_S)."""
+        """The pane's text once it shows every one of `needles`, a line wrapped or not (a failure after
+        DEADLINE_S)."""
         deadline = time.monotonic() + DEADLINE_S
         while True:
             text = self.text()
-            if all(needle in text for needle in needles):
+            if all(" ".join(needle.split()) in " ".join(text.split()) for needle in needles):
                 return text
             if time.monotonic() > deadline:
                 pytest.fail(f"the pane never showed {needles!r}; it shows:\n{text}")
