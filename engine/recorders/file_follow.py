@@ -23,7 +23,7 @@ POLL_S = 0.05  # where there is no inotify: how often the file's size and times 
 # From <sys/inotify.h>: a write (or a truncation) of the file; its links or times changed (an unlink, a rename
 # over it); the file itself deleted or moved.
 IN_MODIFY, IN_ATTRIB, IN_MOVE_SELF, IN_DELETE_SELF = 0x2, 0x4, 0x800, 0x400
-IN_NONBLOCK, IN_CLOEXEC = os.O_NONBLOCK, 0o2000000
+IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000  # Linux's O_NONBLOCK and O_CLOEXEC, as inotify_init1 takes them
 EVENTS_BYTES = 1 << 16  # one read drains this much of the queue of events (a second wake drains the rest)
 
 
@@ -104,7 +104,7 @@ def _watch(fd: int) -> int | None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         init, add = libc.inotify_init1, libc.inotify_add_watch
-    except (OSError, AttributeError, ImportError):
+    except (OSError, AttributeError, ImportError, TypeError):  # no C library to open (Windows), or no inotify in it
         return None
     add.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32)
     watcher = init(IN_NONBLOCK | IN_CLOEXEC)
