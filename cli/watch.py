@@ -1,7 +1,7 @@
 """The watch of either loop: its log followed (engine/follow.py), each change drawn on the terminal with rich, or
 printed as one JSON line (without a terminal, or with --json), until the loop ends (exit 0) or Ctrl-C (exit 130).
 
-Loop-agnostic: a loop's watch (cli/tune/watch.py, cli/quick_batch/watch.py) hands over its log, its fold, the
+Loop-agnostic: a loop's watch (cli/tune/watch.py, cli/quick_batch/watch.py) hands over its log, its Decider, the
 fields of its `status --json`, its screen and whether the loop has ended. rich is imported here only when a
 terminal is drawn on, so no other command, and no JSON watch, pays for it.
 """
@@ -18,9 +18,11 @@ import attrs
 import orjson
 
 from batchlog.cli.errors import EXIT_OK
+from batchlog.cli.loop_log import refuse_another_loops, warn_newer
 from batchlog.engine.envelope import Event
-from batchlog.engine.follow import follow
-from batchlog.engine.log import EventLog, Projection
+from batchlog.engine.follow import Followed, follow
+from batchlog.engine.log import EventLog
+from batchlog.projections.decider import Decider
 
 EXIT_INTERRUPTED = 130  # Ctrl-C: the shell's code for a command ended by SIGINT, apart from 0 (the loop ended)
 TICK_S = 1.0  # the screen is drawn again this often while nothing happens (the clocks it shows move on)
@@ -29,14 +31,14 @@ RECENT = 8  # the events the screen keeps to show
 
 @attrs.frozen
 class Watched:
-    """A loop's watch: its `log` and the `projection` folding it; `fields(state)`, what its `status --json`
-    prints (refusing, as the view does, a state it cannot answer for); `screen(state, recent events, note)`,
-    the rich renderable of a state (called only on a terminal); `ended(state)`, whether the loop is over. A
-    drawing costs milliseconds: the screen is drawn again when the log changed, the terminal was resized, or
-    (`clock`) the times it shows moved on."""
+    """A loop's watch: its `log` and the loop's `decider` (its fold, and its refusal of another loop's log);
+    `fields(state)`, what its `status --json` prints (refusing, as the view does, a state it cannot answer for);
+    `screen(state, recent events, note)`, the rich renderable of a state (called only on a terminal);
+    `ended(state)`, whether the loop is over. A drawing costs milliseconds: the screen is drawn again when the
+    log changed, the terminal was resized, or (`clock`) the times it shows moved on."""
 
     log: EventLog
-    projection: Projection
+    decider: Decider
     fields: Callable[[Any], dict[str, Any]]
     screen: Callable[[Any, tuple[Event, ...], str | None], Any]
     ended: Callable[[Any], bool]
@@ -57,14 +59,16 @@ def _json_lines(watched: Watched) -> int:
     """One JSON object per change, flushed at once: the status fields, and the event that caused the change
     (null in the first line, the state as the watch found it)."""
     registry = watched.log.registry
-    said = _Notes()
-    with closing(follow(watched.log, watched.projection, each=True)) as changes:
+    said = _Notes(watched.log)
+    with closing(follow(watched.log, watched.decider, each=True)) as changes:
         for number, step in enumerate(changes):
-            said.once(step.note)
+            newer = said.read(step)
+            refuse_another_loops(watched.decider, step.state, watched.log)
             if number and not step.events:
-                continue  # only the note changed: it is said on stderr, as a view says it
+                continue  # only a note: it is said on stderr, as a view says it
             event = step.events[-1] if step.events else None
-            line = {**watched.fields(step.state), "event": None if event is None else event_row(event, registry)}
+            line = {**watched.fields(step.state), **({"newer": newer} if newer else {}),
+                    "event": None if event is None else event_row(event, registry)}
             sys.stdout.write(orjson.dumps(line).decode() + "\n")
             sys.stdout.flush()
             if watched.ended(step.state):
@@ -80,10 +84,13 @@ def _on_screen(watched: Watched) -> int:
 
     recent: deque[Event] = deque(maxlen=RECENT)
     console = Console()
+    said = _Notes(watched.log, on_screen=True)
     drawn: tuple[Any, ...] | None = None  # the note and the terminal's size of the last drawing
-    changes = follow(watched.log, watched.projection, tick_s=TICK_S, recent=RECENT)
+    changes = follow(watched.log, watched.decider, tick_s=TICK_S, recent=RECENT)
     with closing(changes), Live(console=console, auto_refresh=False, redirect_stdout=False) as live:
         for step in changes:
+            said.read(step)
+            refuse_another_loops(watched.decider, step.state, watched.log)
             recent.extend(step.events)
             looks = (step.note, console.size)
             if step.events or watched.clock or looks != drawn:
@@ -101,13 +108,22 @@ def event_row(event: Event, registry: Any) -> dict[str, Any]:
 
 
 class _Notes:
-    """A note said on stderr as a view says it, once while it holds (again if it comes back after it was gone)."""
+    """What a view says on stderr of what it read past: the note on a torn tail or an unfinished command (drawn on
+    the screen instead, `on_screen`), once while it holds; the warning of events newer than this batchlog, once
+    for each count of them."""
 
-    def __init__(self) -> None:
-        self.last: str | None = None
+    def __init__(self, log: EventLog, on_screen: bool = False) -> None:
+        self.log = log
+        self.on_screen = on_screen
+        self.note: str | None = None
+        self.newer: tuple[int, dict[str, object] | None] = (0, None)
 
-    def once(self, note: str | None) -> None:
-        if note is not None and note != self.last:
-            sys.stderr.write(note + "\n")
+    def read(self, step: Followed) -> dict[str, object] | None:
+        """Say what `step` brings that was not said yet; the `newer` field of the JSON line (None: none)."""
+        if not self.on_screen and step.note is not None and step.note != self.note:
+            sys.stderr.write(step.note + "\n")
             sys.stderr.flush()
-        self.last = note
+        self.note = step.note
+        if len(step.newer) != self.newer[0]:
+            self.newer = (len(step.newer), warn_newer(self.log, step.newer))
+        return self.newer[1]

@@ -25,7 +25,7 @@ from batchlog.engine.envelope import Event
 from batchlog.engine.errors import NotALog
 from batchlog.engine.log import EventLog, Projection, Replayed
 from batchlog.engine.recorders.file import FileRecorder
-from batchlog.engine.scan import Position
+from batchlog.engine.scan import Position, Problem
 from batchlog.engine.snapshots.file import Snapshots
 from batchlog.engine.snapshots.stored import StoredSnapshots
 
@@ -50,13 +50,15 @@ class Tail(Protocol):
 class Followed:
     """One step of a followed log: the state, the events folded onto it since the step before (none in the
     first step, the state as following found it; in a tick, where time passed and nothing was appended; and
-    when only the note changed), where the last read ended, and the note a view gives about what it answered past (a torn tail, an unfinished
-    command, an ignored marker), None when there is nothing to say."""
+    when only the note changed), where the last read ended, the note a view gives about what it answered past (a torn tail, an unfinished
+    command, an ignored marker; None when there is nothing to say), and every event met so far that is newer than
+    this batchlog (read, never folded: views warn of them)."""
 
     state: Any
     events: tuple[Event, ...]
     position: Position
     note: str | None = None
+    newer: tuple[Problem, ...] = ()
 
 
 def follow(log: EventLog, projection: Projection, *, tick_s: float | None = None, each: bool = False,
@@ -76,25 +78,25 @@ def follow(log: EventLog, projection: Projection, *, tick_s: float | None = None
         reader = EventLog(tail.recorder, log.registry, snapshots=_read_only(log.snapshots), on_note=log.on_note)
         kept: deque[Event] = deque(maxlen=recent)
         replayed = reader.replay(_keeping(projection, kept) if recent else projection, notes=False)
-        state, position, note = replayed.state, replayed.position, _note(reader, replayed)
-        yield Followed(state, tuple(kept), position, note)
+        state, position, note, newer = replayed.state, replayed.position, _note(reader, replayed), replayed.newer
+        yield Followed(state, tuple(kept), position, note, newer)
         while True:
             if not tail.wait(tick_s):
-                yield Followed(state, (), position, note)
+                yield Followed(state, (), position, note, newer)
                 continue
             new, replayed = _read(reader, projection, state, position)
-            position, said = replayed.position, note
+            position, said, newer = replayed.position, note, newer + replayed.newer
             note = _note(reader, replayed)
             if not new:
                 if tail.gone():
                     raise NotALog(f"{log.address} was removed, or replaced, while it was followed: nothing more "
                                   "can be appended to the file followed; follow the log again", path=log.address)
-                if note != said:  # bytes that are no event yet (a torn tail), or no longer there
-                    yield Followed(state, (), position, note)
+                if note != said or replayed.newer:  # what is no event (yet): a torn tail, a newer event
+                    yield Followed(state, (), position, note, newer)
                 continue
             for events in ([(event,) for event in new] if each else [tuple(new)]):
                 state = projection.fold_events(state, events)
-                yield Followed(state, events, position, note)
+                yield Followed(state, events, position, note, newer)
     finally:
         tail.close()
 
@@ -148,24 +150,17 @@ def _note(reader: EventLog, replayed: Replayed) -> str | None:
 
 
 class _FileSnapshotsReadOnly(Snapshots):
-    """A file log's snapshots, read and never written."""
+    """A file log's snapshots, read and never written (a stored log's are kept by its recorder, which a follower
+    reads through one that stores none: engine/recorders/postgresql_follow.py)."""
 
     def _store(self, log: EventLog, projection: Projection, body: bytes) -> None:
         return None
 
 
-class _StoredSnapshotsReadOnly(StoredSnapshots):
-    """A stored log's snapshots, read and never written."""
-
-    @staticmethod
-    def _store(log: EventLog, projection: Projection, body: bytes) -> None:
-        return None
-
-
 def _read_only(snapshots: Any) -> Any:
-    """The same kind of snapshot store as `snapshots`, which reads a snapshot to start from and writes none."""
+    """The same kind of snapshot store as `snapshots`, none written: a snapshot is read to start from."""
     if isinstance(snapshots, Snapshots):
         return _FileSnapshotsReadOnly(every=NEVER, on_note=snapshots.on_note)
     if isinstance(snapshots, StoredSnapshots):
-        return _StoredSnapshotsReadOnly(every=NEVER, on_note=snapshots.on_note)
+        return StoredSnapshots(every=NEVER, on_note=snapshots.on_note)
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from batchlog.engine.errors import LogDamaged, NotALog
 from batchlog.engine.follow import follow
 from batchlog.engine.log import EventLog
 from batchlog.engine.recorders import file_follow
-from batchlog.engine.recorders.pending import write_marker
+from batchlog.engine.recorders.file_pending import write_marker
 from batchlog.engine.recorders.postgresql import notify_channel
 from batchlog.engine.chain import line_hash
 from tests.sample_domain import COUNT, NOTES, REGISTRY, Count, NoteAdded
@@ -38,6 +39,15 @@ def store(request, tmp_path, log_name):
 def add(address: str, *texts: str) -> None:
     """One command appending a note per text (all in one write)."""
     EventLog(recorder_for(address), REGISTRY).append(NOTES, lambda state: [NoteAdded(text) for text in texts])
+
+
+def snapshots_of(store) -> dict[str, bytes]:
+    """The snapshots kept of the store's log, by name."""
+    if store.kind == "file":
+        folder = Path(store.address).with_name("events.jsonl.snap")
+        return {path.name: path.read_bytes() for path in folder.iterdir()} if folder.exists() else {}
+    recorder = recorder_for(store.address)
+    return {name: recorder.load_snapshot(name) for name in recorder.snapshot_names()}
 
 
 def texts(step) -> list[str]:
@@ -120,19 +130,21 @@ class TestReadsOnlyWhatWasAppended:
 
         assert starts == [0, first.position.offset, second.position.offset]
 
-    def test_a_snapshot_is_read_to_start_and_never_written(self, tmp_path):
-        address = tmp_path / "events.jsonl"
-        add(str(address), *(f"n{i}" for i in range(250)))
-        open_log(address, REGISTRY).replay(COUNT)  # a view writes the snapshot
-        snapshots = {path: path.read_bytes() for path in (tmp_path / "events.jsonl.snap").iterdir()}
+    def test_a_snapshot_is_read_to_start_and_never_written(self, store):
+        add(store.address, *(f"n{i}" for i in range(250)))
+        open_log(store.address, REGISTRY).replay(COUNT)  # a view writes the snapshot
+        add(store.address, *(f"m{i}" for i in range(250)))  # a view would write a new one after these
+        before = snapshots_of(store)
 
-        with followed(address, COUNT) as steps:
+        with followed(store.address, COUNT) as steps:
             first = next(steps)
-            add(str(address), *(f"m{i}" for i in range(250)))
+            add(store.address, *(f"k{i}" for i in range(250)))
             second = next(steps)
 
-        assert (first.state, second.state) == (Count(250), Count(500))
-        assert {path: path.read_bytes() for path in (tmp_path / "events.jsonl.snap").iterdir()} == snapshots
+        assert (first.state, second.state) == (Count(500), Count(750))
+        assert snapshots_of(store) == before and before
+        open_log(store.address, REGISTRY).replay(COUNT)
+        assert snapshots_of(store) != before  # where a view writes one
 
     def test_without_a_snapshot_none_is_written(self, tmp_path):
         address = tmp_path / "events.jsonl"

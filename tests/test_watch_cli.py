@@ -354,6 +354,37 @@ class TestAtOnce:
         assert (watched.code, watched.out, watched.err) == (status.code, status.out, status.err) == (
             1, "", status.err) and "no tuning here yet" in watched.err
 
+    def test_another_loops_log_is_refused_as_tune_status_refuses_it(self):
+        batch = ROOT / "fixtures" / "quick_batch" / "skf-quick-skill-demo"
+
+        watched = invoke("tune", "watch", "--dir", batch, "--json")
+        status = invoke("tune", "status", "--dir", batch, "--json")
+
+        assert (watched.code, watched.out, watched.err) == (status.code, "", status.err)
+        assert watched.code == 1 and "not a tuning's" in watched.err
+
+    def test_a_newer_event_is_left_out_with_the_views_warning_and_field(self, tmp_path):
+        from batchlog.cli.tune.log import tuning_types
+        from batchlog.engine import EventLog, EventType, Projection, Registry
+        from batchlog.engine.registry import Raw
+
+        folder = tmp_path / "finetune"  # the tuning in progress, and a tune.run_graded v9 a newer batchlog wrote
+        shutil.copytree(ROOT / "fixtures" / "tune-in-progress", folder)
+        future = Registry([*(t for t in tuning_types().by_name.values() if t.name != "tune.run_graded"),
+                           EventType("tune.run_graded", 9, upcasters=(dict,) * 8)])
+        EventLog(folder / "events.jsonl", future).append(
+            Projection("any", None, lambda state, event: state),
+            lambda state: [Raw("tune.run_graded", {"run": "batch03-nomem-run1", "verdict": "PASSED", "stars": 5})])
+        watch = Lines([*BATCHLOG, "tune", "watch", "--json", "--dir", str(folder)], tmp_path)
+        status = invoke("tune", "status", "--json", "--dir", folder)
+
+        try:
+            first = watch.next()
+        finally:
+            watch.stop()
+        assert first == {**json.loads(status.out), "event": None}
+        assert watch.process.stderr.read() == status.err and "newer than this batchlog" in status.err
+
     def test_a_folder_without_a_batch_is_refused_as_quick_batch_status_refuses_it(self, tmp_path):
         watched = invoke("quick-batch", "watch", "--run-dir", tmp_path / "none")
         status = invoke("quick-batch", "status", "--run-dir", tmp_path / "none")

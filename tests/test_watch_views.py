@@ -9,7 +9,7 @@ import pytest
 
 from batchlog.engine import Event
 from batchlog.engine.log import EventLog
-from batchlog.projections.catalog import tuning_types
+from batchlog.cli.tune.log import tuning_types
 from batchlog.projections.errors import Refused
 from batchlog.projections.quick_batch.events import TargetStarted
 from batchlog.projections.quick_batch.watch import batch_watch, seconds_between
@@ -18,13 +18,14 @@ from batchlog.projections.tune.events import (
     ChangeRecorded,
     DifficultAdded,
     DifficultFixed,
+    DifficultWithdrawn,
     MemoryKept,
     RunGraded,
     RunRegraded,
     RunStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.views.status import Place, next_step, progress_figures
 from batchlog.projections.tune.views.watch import event_words, is_closed, tuning_watch
 from tests.test_quick_batch import given_events, halted, started, succeeded
@@ -82,6 +83,8 @@ WORDS = [
     (RunRegraded("batch03-nomem-run1", "CORRECT", "misread"), "batch03-nomem-run1 regraded CORRECT: misread"),
     (DifficultAdded("a", ("wrong", "flaky"), "batch03-nomem-run1"), "a is difficult (wrong, flaky; in batch03-nomem-run1)"),
     (DifficultFixed("a", "batch04-nomem-run1"), "a fixed in batch04-nomem-run1"),
+    (DifficultWithdrawn("a", "batch03-nomem-run1", "regraded CORRECT"),
+     "a withdrawn from the difficult list (regraded CORRECT)"),
     (ChangeRecorded("batch03-nomem-run1", "p.md", "cut", 4), "batch03-nomem-run1 changed p.md (4 lines)"),
     (MemoryKept(3, 41), "batch 3's memory kept (41 nodes)"),
     (UsageRecorded("batch03-nomem-run1", "gpt-5", 1200, 100_000, 5_000),

@@ -14,7 +14,7 @@ from batchlog.cli.watch import Watched, run_watch
 from batchlog.engine.clock import now
 from batchlog.engine.envelope import Event
 from batchlog.projections.quick_batch import decide, progress
-from batchlog.projections.quick_batch.evolve import projection
+from batchlog.projections.quick_batch.decider import QUICK_BATCH
 from batchlog.projections.quick_batch.state import Batch
 from batchlog.projections.quick_batch.watch import batch_watch
 
@@ -40,5 +40,5 @@ def watch(run_dir: Path, as_json: bool, store: Store) -> int:
         decide.require_batch(state, shown)
         return batch_screen(batch_watch(state, shown, now()), note)
 
-    return run_watch(Watched(log, projection(), fields, screen, lambda state: state.summary is not None, clock=True),
+    return run_watch(Watched(log, QUICK_BATCH, fields, screen, lambda state: state.summary is not None, clock=True),
                      as_json)

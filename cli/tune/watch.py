@@ -12,7 +12,7 @@ from batchlog.cli.tune.log import tune_log
 from batchlog.cli.watch import Watched, run_watch
 from batchlog.engine.envelope import Event
 from batchlog.projections.tune.decide.refusals import require_tuning
-from batchlog.projections.tune.evolve import TUNE
+from batchlog.projections.tune.decider import TUNE
 from batchlog.projections.tune.views.status import Place, progress_figures
 from batchlog.projections.tune.views.watch import is_closed, tuning_watch
 

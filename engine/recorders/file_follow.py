@@ -12,10 +12,13 @@ from __future__ import annotations
 import os
 import select
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 
-from batchlog.engine.lines import LineReader
-from batchlog.engine.recorders.file import FileRecorder
-from batchlog.engine.recorders.pending import Marker
+from batchlog.engine.lines import LineReader, read_at
+from batchlog.engine.recorders.file import FileRecorder, _signature as file_signature
+from batchlog.engine.recorders.protocols import Marker, ReadAt
 from batchlog.engine.scan import Position
 
 POLL_S = 0.05  # where there is no inotify: how often the file's size and times are looked at (an fstat each)
@@ -29,7 +32,9 @@ EVENTS_BYTES = 1 << 16  # one read drains this much of the queue of events (a se
 
 class HeldFile:
     """The reading side of a file recorder, through one open descriptor of the log: the lines after a position,
-    and an unfinished command's marker (beside the log's path, as every reader checks it)."""
+    the file's bytes at offsets and its signature (what its snapshots check: `ReadableAtOffsets`), and an
+    unfinished command's marker (beside the log's path, as every reader checks it). It never locks: a follower
+    never appends."""
 
     def __init__(self, recorder: FileRecorder, fd: int) -> None:
         self.file = recorder
@@ -45,6 +50,13 @@ class HeldFile:
 
     def unfinished(self) -> Marker:
         return self.file.unfinished()
+
+    def signature(self) -> tuple[int, ...] | None:
+        return file_signature(os.fstat(self.fd))  # the file's own, as the file recorder's (the same snapshots)
+
+    @contextmanager
+    def reading(self) -> Iterator[ReadAt]:
+        yield partial(read_at, self.fd)
 
 
 class FileTail:

@@ -12,13 +12,54 @@ from typing import Any
 from batchlog.engine.errors import StoreUnavailable
 from batchlog.engine.recorders.postgresql import PostgresRecorder, notify_channel
 from batchlog.engine.recorders.postgresql_schema import connect, driver, first_line
+from batchlog.engine.recorders.protocols import Marker
+from batchlog.engine.recorders.stored_lines import StoredLines
+from batchlog.engine.scan import Position
+
+
+class ReadingServer:
+    """The PostgreSQL recorder as a follower uses it: its lines, and its snapshots with what vouches for the lines
+    one covers (`KeepsSnapshots`), read; a snapshot the fold would store is not stored, and nothing locks."""
+
+    path = None
+
+    def __init__(self, recorder: PostgresRecorder) -> None:
+        self.server = recorder
+        self.address = recorder.address
+
+    def exists(self) -> bool:
+        return self.server.exists()
+
+    def lines(self, start: Position, limit: int | None) -> StoredLines:
+        return self.server.lines(start, limit)
+
+    def unfinished(self) -> Marker:
+        return self.server.unfinished()
+
+    def load_snapshot(self, name: str) -> bytes | None:
+        return self.server.load_snapshot(name)
+
+    def store_snapshot(self, name: str, body: bytes) -> None:
+        return None  # a follower writes nothing
+
+    def snapshot_names(self) -> list[str]:
+        return self.server.snapshot_names()
+
+    def rewrites(self) -> int | None:
+        return self.server.rewrites()
+
+    def line_hash_at(self, line: int) -> str | None:
+        return self.server.line_hash_at(line)
+
+    def chain_through(self, line: int) -> tuple[int, str] | None:
+        return self.server.chain_through(line)
 
 
 class ServerTail:
     """A log on a server followed: `recorder` reads it, `wait` returns once an append to it has committed."""
 
     def __init__(self, recorder: PostgresRecorder) -> None:
-        self.recorder = recorder
+        self.recorder = ReadingServer(recorder)
         self._psycopg2 = driver()
         self._conn: Any = connect(recorder.dsn, recorder.address)
         try:

@@ -13,6 +13,7 @@ from batchlog.projections.tune.events import (
     ChangeRecorded,
     DifficultAdded,
     DifficultFixed,
+    DifficultWithdrawn,
     MemoryKept,
     RunGraded,
     RunRegraded,
@@ -101,6 +102,8 @@ def event_words(event: Event) -> str:
             return f"{fact.case} is difficult ({', '.join(fact.reasons)}; in {fact.run})"
         case DifficultFixed() as fact:
             return f"{fact.case} fixed in {fact.run}"
+        case DifficultWithdrawn() as fact:
+            return f"{fact.case} withdrawn from the difficult list ({fact.reason})"
         case ChangeRecorded() as fact:
             return f"{fact.run} changed {fact.file}" + (f" ({fact.lines} lines)" if fact.lines is not None else "")
         case MemoryKept() as fact:
