@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from batchlog.engine.address import open_log, parse_address, recorder_for
+from batchlog.engine.crash_hook import CRASH_BYTES_ENV, CRASH_ENV
 from batchlog.engine.errors import LogDamaged, NotALog
 from batchlog.engine.follow import follow
 from batchlog.engine.log import EventLog
 from batchlog.engine.recorders import file_follow
-from batchlog.engine.recorders.file_pending import write_marker
 from batchlog.engine.recorders.postgresql import notify_channel
-from batchlog.engine.chain import line_hash
+from tests.reliability.workers import fork, wait
 from tests.sample_domain import COUNT, NOTES, REGISTRY, Count, NoteAdded
 from tests.stores import store_for
 
@@ -45,9 +45,9 @@ def snapshots_of(store) -> dict[str, bytes]:
     """The snapshots kept of the store's log, by name."""
     if store.kind == "file":
         folder = Path(store.address).with_name("events.jsonl.snap")
-        return {path.name: path.read_bytes() for path in folder.iterdir()} if folder.exists() else {}
+        return {str(path): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
     recorder = recorder_for(store.address)
-    return {name: recorder.load_snapshot(name) for name in recorder.snapshot_names()}
+    return {f"{name} {key}": recorder.load_snapshot(name, key) for name, key in recorder.snapshot_names()}
 
 
 def texts(step) -> list[str]:
@@ -176,28 +176,26 @@ class TestUnacknowledged:
         assert torn.events == () and "never finished" in torn.note
         assert texts(after) == ["b"] and after.note is None
 
-    def test_an_unfinished_command_gives_no_event_until_it_is_whole(self, tmp_path, pinned_clock):
-        address = tmp_path / "events.jsonl"
-        add(str(address), "a")
-        other = tmp_path / "other" / "events.jsonl"
-        add(str(other), "a", "b", "c")  # the same lines: the command of two events written elsewhere
-        whole = other.read_bytes()
-        end = address.stat().st_size
-        payload = whole[end:]
+    def test_an_unfinished_command_gives_no_event_and_the_next_append_cuts_it(self, tmp_path):
+        address = str(tmp_path / "events.jsonl")
+        add(address, "a")
+        probe = tmp_path / "probe" / "events.jsonl"  # the same command elsewhere: how long its first line is
+        add(str(probe), "a")
+        add(str(probe), "b" * 100, "c")
+        first_line = len(probe.read_bytes().splitlines(keepends=True)[1])
 
         with followed(address) as steps:
             next(steps)
-            write_marker(address.with_name("events.jsonl.pending"), end, len(payload),
-                         line_hash(whole[:end - 1].rsplit(b"\n", 1)[-1]), line_hash(payload.split(b"\n")[0]))
-            with open(address, "ab") as fh:
-                fh.write(payload[: len(payload) - 5])  # its first line whole, its second not
-                fh.flush()
-                unfinished = next(steps)
-                fh.write(payload[len(payload) - 5:])
-            whole_step = next(steps)
+            # A command of two events killed with its first line whole on disk and its second cut short.
+            killed = fork(add, address, "b" * 100, "c", env={CRASH_ENV: "append.mid_write",
+                                                               CRASH_BYTES_ENV: str(first_line + 20)})
+            assert wait(killed) == -9
+            unfinished = next(steps)
+            add(address, "d")
+            after = next(steps)
 
         assert unfinished.events == () and "never finished" in unfinished.note
-        assert texts(whole_step) == ["b", "c"]
+        assert texts(after) == ["d"] and after.note is None
 
 
 class TestFileWaits:

@@ -20,7 +20,7 @@ from batchlog.projections.tune.views.watch import is_closed, tuning_watch
 def watch_view(folder: Path, as_json: bool, store: Store) -> int:
     """Follow the tuning in `folder` (its log where `store` keeps it) until it is closed."""
     log = tune_log(folder, store)
-    place = Place(str(folder), store.options)
+    place = Place(str(folder), store.printed(folder))
     if not log.exists():
         require_tuning(TUNE.initial)  # what every view says of a folder without a tuning
 

@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 
-from batchlog.engine.lines import LineReader, read_at
+from batchlog.engine.lines import read_at
 from batchlog.engine.recorders.file import FileRecorder, _signature as file_signature
-from batchlog.engine.recorders.protocols import Marker, ReadAt
+from batchlog.engine.recorders.file_reader import TrustedLines
+from batchlog.engine.recorders.protocols import ReadAt
 from batchlog.engine.scan import Position
 
 POLL_S = 0.05  # where there is no inotify: how often the file's size and times are looked at (an fstat each)
@@ -32,12 +33,11 @@ EVENTS_BYTES = 1 << 16  # one read drains this much of the queue of events (a se
 
 class HeldFile:
     """The reading side of a file recorder, through one open descriptor of the log: the lines after a position,
-    the file's bytes at offsets and its signature (what its snapshots check: `ReadableAtOffsets`), and an
-    unfinished command's marker (beside the log's path, as every reader checks it). It never locks: a follower
-    never appends."""
+    by the file log's one reader (engine/recorders/file_reader.py, which stops where an unfinished command
+    starts), and the file's bytes at offsets and its signature (what its snapshots check: `ReadableAtOffsets`).
+    It never locks: a follower never appends."""
 
     def __init__(self, recorder: FileRecorder, fd: int) -> None:
-        self.file = recorder
         self.fd = fd
         self.path = recorder.path
         self.address = recorder.address
@@ -45,11 +45,8 @@ class HeldFile:
     def exists(self) -> bool:
         return True  # the descriptor is open: the file is there for this reader
 
-    def lines(self, start: Position, limit: int | None) -> LineReader:
-        return LineReader(self.path, start.offset, limit=limit, fd=self.fd)
-
-    def unfinished(self) -> Marker:
-        return self.file.unfinished()
+    def lines(self, start: Position, limit: int | None) -> TrustedLines:
+        return TrustedLines(self.path, start, limit, fd=self.fd)
 
     def signature(self) -> tuple[int, ...] | None:
         return file_signature(os.fstat(self.fd))  # the file's own, as the file recorder's (the same snapshots)

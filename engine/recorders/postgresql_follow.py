@@ -12,7 +12,6 @@ from typing import Any
 from batchlog.engine.errors import StoreUnavailable
 from batchlog.engine.recorders.postgresql import PostgresRecorder, notify_channel
 from batchlog.engine.recorders.postgresql_schema import connect, driver, first_line
-from batchlog.engine.recorders.protocols import Marker
 from batchlog.engine.recorders.stored_lines import StoredLines
 from batchlog.engine.scan import Position
 
@@ -33,23 +32,14 @@ class ReadingServer:
     def lines(self, start: Position, limit: int | None) -> StoredLines:
         return self.server.lines(start, limit)
 
-    def unfinished(self) -> Marker:
-        return self.server.unfinished()
+    def load_snapshot(self, name: str, key_id: str) -> bytes | None:
+        return self.server.load_snapshot(name, key_id)
 
-    def load_snapshot(self, name: str) -> bytes | None:
-        return self.server.load_snapshot(name)
-
-    def store_snapshot(self, name: str, body: bytes) -> None:
+    def store_snapshot(self, name: str, key_id: str, body: bytes) -> None:
         return None  # a follower writes nothing
 
-    def snapshot_names(self) -> list[str]:
+    def snapshot_names(self) -> list[tuple[str, str]]:
         return self.server.snapshot_names()
-
-    def rewrites(self) -> int | None:
-        return self.server.rewrites()
-
-    def line_hash_at(self, line: int) -> str | None:
-        return self.server.line_hash_at(line)
 
     def chain_through(self, line: int) -> tuple[int, str] | None:
         return self.server.chain_through(line)
@@ -60,6 +50,7 @@ class ServerTail:
 
     def __init__(self, recorder: PostgresRecorder) -> None:
         self.recorder = ReadingServer(recorder)
+        self._dsn = recorder.dsn
         self._psycopg2 = driver()
         self._conn: Any = connect(recorder.dsn, recorder.address)
         try:
@@ -91,5 +82,5 @@ class ServerTail:
         self._conn.close()
 
     def _lost(self, exc: BaseException) -> StoreUnavailable:
-        return StoreUnavailable(f"{self.recorder.address} cannot be followed: {first_line(exc)}: check the server, "
-                                "then watch again", address=self.recorder.address)
+        return StoreUnavailable(f"{self.recorder.address} cannot be followed: {first_line(exc, self._dsn)}: check the "
+                                "server, then watch again", address=self.recorder.address)
