@@ -22,7 +22,7 @@ from batchlog.projections.quick_batch.watch import batch_watch
 def watch(run_dir: Path, as_json: bool, store: Store) -> int:
     """Follow the batch in `run_dir` (its log where `store` keeps it; the archived copy once it was summarized and
     its run folder removed) until it is summarized."""
-    log = io.open_log(run_dir, store)
+    log = io.open_log(run_dir, store, notes=True)  # batchlog's own view, as status: it says the reader's notes
     archived = archived_log(run_dir)
     if archived is not None:
         log = io.open_log_at(archived[1])
