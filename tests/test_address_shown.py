@@ -184,6 +184,15 @@ PLACES = {
     ("projections/tune/views/usage.py", "_bold", "value"): NOT_AN_ADDRESS,
     ("projections/quick_batch/progress.py", "progress_text", "source"): NOT_AN_ADDRESS,  # a batch file's path
     ("projections/tune/batch_mjs/selection.py", "check_cases", "source"): NOT_AN_ADDRESS,  # a dataset's path
+    # The watches (engine/follow.py and its recorders' tails, cli/watch.py's screens).
+    ("cli/loop_log.py", "warn_newer", "stores.shown(log)"): RENDERED,
+    ("cli/tune/watch_screen.py", "tuning_screen", "address"): RENDERED,  # shown(log), from cli/tune/watch.py
+    ("cli/quick_batch/watch_screen.py", "batch_screen", "view.source"): NOT_AN_ADDRESS,  # the targets file's path
+    ("projections/quick_batch/watch.py", "batch_watch", "source"): NOT_AN_ADDRESS,
+    ("engine/follow.py", "follow", "log.address"): RENDERED,
+    ("engine/follow.py", "tail_of", "log.address"): RENDERED,
+    ("engine/follow.py", "_note", "reader.address"): RENDERED,  # the follower's recorder's: the log's own
+    ("engine/recorders/postgresql_follow.py", "_lost", "self.recorder.address"): RENDERED,
 }
 
 
