@@ -184,6 +184,10 @@ PLACES = {
     ("projections/tune/views/usage.py", "_bold", "value"): NOT_AN_ADDRESS,
     ("projections/quick_batch/progress.py", "progress_text", "source"): NOT_AN_ADDRESS,  # a batch file's path
     ("projections/tune/batch_mjs/selection.py", "check_cases", "source"): NOT_AN_ADDRESS,  # a dataset's path
+    ("projections/tune/batch_mjs/selection.py", "check_listed_cases", "source"): NOT_AN_ADDRESS,
+    ("projections/tune/zen_import.py", "_with_difficult", "source"): NOT_AN_ADDRESS,  # difficult.json's path
+    ("engine/files.py", "_os_refusal", "shown"): NOT_AN_ADDRESS,  # the path of a file besides the logs
+    ("engine/files.py", "_refuse_unless_regular", "shown"): NOT_AN_ADDRESS,
     # The watches (engine/follow.py and its recorders' tails, cli/watch.py's screens).
     ("cli/loop_log.py", "warn_newer", "stores.shown(log)"): RENDERED,
     ("cli/tune/watch_screen.py", "tuning_screen", "address"): RENDERED,  # shown(log), from cli/tune/watch.py
