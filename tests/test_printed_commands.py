@@ -303,6 +303,9 @@ class TestHintsReachTheSameLog:
             imported = invoke("quick-batch", "import", "--run-dir", "runs/qb", "--store", "file", cwd=tmp_path,
                               env=self.ENV)
             assert imported.code == 0, imported.err
+            with open(run / "batch.jsonl", "a", encoding="utf-8") as batch:  # the seed's batch went on since:
+                batch.write('{"event":"target","batch":2,"target":"b","language_hint":null,"scope_hint":null,'
+                            '"status":"pending"}\n')  # importing it again is refused (run again, it is not)
         command = "import" if name == "already_taken" else "next"
 
         result = invoke("quick-batch", command, "--run-dir", "runs/qb", "--store", "file", cwd=tmp_path,
