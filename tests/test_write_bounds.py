@@ -147,8 +147,11 @@ def test_a_tune_command_whose_event_would_exceed_the_line_bound_is_refused(tunin
 
 
 def test_a_tuning_whose_dataset_is_too_large_for_one_line_is_refused(tmp_path):
+    """A dataset the opener takes (16 MiB at most, engine/files.py), whose event, the dataset and the envelope
+    and settings around it, is longer than a line may be."""
     dataset = tmp_path / "dataset.json"
-    dataset.write_bytes(orjson.dumps({"cases": [{"id": "a", "class": "x", "rubric": TOO_LONG}]}))
+    dataset.write_bytes(orjson.dumps({"cases": [{"id": "a", "class": "x", "rubric": "x" * (MAX_LINE_BYTES - 100)}]}))
+    assert dataset.stat().st_size <= MAX_LINE_BYTES
 
     result = invoke("tune", "init", "--dataset", dataset, "--dir", tmp_path / "finetune", env=ENV)
 
