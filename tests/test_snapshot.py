@@ -296,7 +296,7 @@ class TestSnapshotUse:
 
         refused = _view(EventLog(path, REGISTRY, snapshots=Snapshots()))
 
-        assert refused[0] == "LogDamaged" and "line 6 (seq 6): prev is not the hash of line 5" in refused[1]
+        assert refused[0] == "LogDamaged" and "line 5 (seq 5): id is not the hash of the line" in refused[1]
         assert refused == _view(EventLog(path, REGISTRY))
 
     def test_a_projection_without_a_version_is_never_snapshotted(self, tmp_path):
