@@ -14,7 +14,6 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
-import attrs
 import orjson
 
 from batchlog.cli.errors import EXIT_OK
@@ -22,6 +21,7 @@ from batchlog.cli.loop_log import refuse_another_loops, warn_newer
 from batchlog.engine.envelope import Event
 from batchlog.engine.follow import Followed, follow
 from batchlog.engine.log import EventLog
+from batchlog.engine.value import frozen
 from batchlog.projections.decider import Decider
 
 EXIT_INTERRUPTED = 130  # Ctrl-C: the shell's code for a command ended by SIGINT, apart from 0 (the loop ended)
@@ -29,7 +29,7 @@ TICK_S = 1.0  # the screen is drawn again this often while nothing happens (the 
 RECENT = 8  # the events the screen keeps to show
 
 
-@attrs.frozen
+@frozen
 class Watched:
     """A loop's watch: its `log` and the loop's `decider` (its fold, and its refusal of another loop's log);
     `fields(state)`, what its `status --json` prints (refusing, as the view does, a state it cannot answer for);

@@ -28,6 +28,7 @@ from batchlog.engine.recorders.file import FileRecorder
 from batchlog.engine.scan import Position, Problem
 from batchlog.engine.snapshots.file import Snapshots
 from batchlog.engine.snapshots.stored import StoredSnapshots
+from batchlog.engine.value import frozen
 
 NEVER = 1 << 62  # a snapshot interval no fold reaches: a follower's snapshots are never written
 
@@ -46,7 +47,7 @@ class Tail(Protocol):
     def close(self) -> None: ...
 
 
-@attrs.frozen
+@frozen
 class Followed:
     """One step of a followed log: the state, the events folded onto it since the step before (none in the
     first step, the state as following found it; in a tick, where time passed and nothing was appended; and

@@ -8,15 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import attrs
-
+from batchlog.engine.value import frozen
 from batchlog.projections.quick_batch.progress import progress
 from batchlog.projections.quick_batch.state import Batch
 
 LAST_OUTCOMES = 5
 
 
-@attrs.frozen
+@frozen
 class BatchWatch:
     """A batch as `quick-batch watch` shows it.
 

@@ -5,9 +5,8 @@ CLI follows the log and renders these (cli/tune/watch.py).
 
 from __future__ import annotations
 
-import attrs
-
 from batchlog.engine import Event
+from batchlog.engine.value import frozen
 from batchlog.projections.tune.events import (
     BatchBuilt,
     ChangeRecorded,
@@ -27,7 +26,7 @@ from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
 from batchlog.projections.tune.views.status import DifficultRow, NextStep, Place, difficult_rows, next_step, progress_figures
 
 
-@attrs.frozen
+@frozen
 class TuningWatch:
     """A tuning as `tune watch` shows it.
 
