@@ -25,10 +25,11 @@ from bench.install import Install, install
 from bench.measure import PROCESS_ROUNDS, QUICK_PROCESS_ROUNDS, ROUNDS, Row, table
 from bench.scale_cases import scale_rows
 from bench.store_cases import store_rows
+from bench.watch_cases import watch_rows
 
 FULL_EVENTS, QUICK_EVENTS = 1_000_000, 20_000
 FULL_APPENDS, QUICK_APPENDS = 100, 20
-GROUPS = ["engine", "domain", "process", "scale", "store"]
+GROUPS = ["engine", "domain", "process", "scale", "store", "watch"]
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
             ("process", lambda: process_rows(folder, process_rounds, events, installed())),
             ("scale", lambda: scale_rows(folder, events, rounds, installed())),
             ("store", lambda: store_rows(folder, events, appends, rounds, process_rounds, installed)),
+            ("watch", lambda: watch_rows(folder, process_rounds, args.quick, installed())),
         ]
         for group, step in steps:
             if group in groups:
@@ -87,7 +89,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m bench") -> int:
         print(table(rows))
         if built:
             print(f"\nProcess rows: batchlog from {built[0].describe()}; timed by each process's CPU time (user + "
-                  "system; a note's `wall` is the wall-clock ratio), the PostgreSQL rows by the wall clock.")
+                  "system; a note's `wall` is the wall-clock ratio), the PostgreSQL rows and the watches' latencies "
+                  "by the wall clock.")
         print(f"\n{machine()}, {datetime.date.today().isoformat()}, {elapsed:.0f}s")
     return 0 if all(_ok(row) for row in rows) else 1
 

@@ -73,7 +73,7 @@ def _readme(path: Path) -> object:
     from batchlog.projections.tune.views.readme.document import sections, update
 
     state = EventLog(path, tuning_types()).replay(TUNE).state
-    return update("", sections(state, folder=path.parent.name))
+    return update("", sections(state, folder=path.parent.name)).text
 
 
 def _verify(path: Path) -> object:

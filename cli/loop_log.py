@@ -15,7 +15,10 @@ from batchlog.cli.loops import types_for
 from batchlog.engine.value import frozen
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from batchlog.engine.log import Appended, EventLog, Projection
+    from batchlog.engine.scan import Problem
     from batchlog.projections.decider import Decider
 
 
@@ -58,13 +61,19 @@ def read_state(log: EventLog, decider: Decider, at: int | None = None, fold: Pro
     replayed = log.replay(decider if fold is None else fold, at=at)
     require_within_log(at, replayed.position.seq, stores.shown(log))
     refuse_another_loops(decider, replayed.state, log)
-    if not replayed.newer:
-        return Read(replayed.state)
-    first = replayed.newer[0].message
-    _say(f"batchlog: warning: {stores.shown(log)} holds {len(replayed.newer)} event(s) newer than this batchlog "
+    return Read(replayed.state, warn_newer(log, replayed.newer))
+
+
+def warn_newer(log: EventLog, newer: Sequence[Problem]) -> dict[str, object] | None:
+    """When `log` holds events newer than this batchlog (`newer`, as a read met them): one warning on stderr, and
+    the `newer` field of a view's `--json` object (how many, and the first); None when it holds none."""
+    if not newer:
+        return None
+    first = newer[0].message
+    _say(f"batchlog: warning: {stores.shown(log)} holds {len(newer)} event(s) newer than this batchlog "
          f"(first: {first}): what it shows leaves them out, and nothing can be recorded in the log (exit 3) until "
          "batchlog is upgraded")
-    return Read(replayed.state, {"count": len(replayed.newer), "first": first})
+    return {"count": len(newer), "first": first}
 
 
 def state_of(log: EventLog, decider: Decider, at: int | None = None, fold: Projection | None = None) -> Any:

@@ -174,9 +174,6 @@ PLACES = {
     ("engine/address.py", "recorder_for", "parsed.dsn"): NOT_SHOWN,  # what the driver connects with
     ("engine/address.py", "recorder_for", "parsed.shown"): RENDERED,
     ("engine/fold_version.py", "code_version", "source"): NOT_AN_ADDRESS,  # a module's file
-    # The one opener of a file that is not a log (a dataset, a brief, a snapshot, the key...): the file's path.
-    ("engine/files.py", "_refuse_unless_regular", "shown"): NOT_AN_ADDRESS,
-    ("engine/files.py", "_os_refusal", "shown"): NOT_AN_ADDRESS,
     ("engine/server_url.py", "text", "value"): RENDERED,  # the renderer itself: a parameter's value
     ("projections/quick_batch/grammar.py", "parse_line", "text"): NOT_AN_ADDRESS,  # projections see no address
     ("projections/tune/decide/loop.py", "init_tuning", "value"): NOT_AN_ADDRESS,
@@ -187,8 +184,19 @@ PLACES = {
     ("projections/tune/views/usage.py", "_bold", "value"): NOT_AN_ADDRESS,
     ("projections/quick_batch/progress.py", "progress_text", "source"): NOT_AN_ADDRESS,  # a batch file's path
     ("projections/tune/batch_mjs/selection.py", "check_cases", "source"): NOT_AN_ADDRESS,  # a dataset's path
-    ("projections/tune/batch_mjs/selection.py", "check_listed_cases", "source"): NOT_AN_ADDRESS,  # or cases.json's
-    ("projections/tune/zen_import.py", "_with_difficult", "source"): NOT_AN_ADDRESS,  # the zen difficult.json's path
+    ("projections/tune/batch_mjs/selection.py", "check_listed_cases", "source"): NOT_AN_ADDRESS,
+    ("projections/tune/zen_import.py", "_with_difficult", "source"): NOT_AN_ADDRESS,  # difficult.json's path
+    ("engine/files.py", "_os_refusal", "shown"): NOT_AN_ADDRESS,  # the path of a file besides the logs
+    ("engine/files.py", "_refuse_unless_regular", "shown"): NOT_AN_ADDRESS,
+    # The watches (engine/follow.py and its recorders' tails, cli/watch.py's screens).
+    ("cli/loop_log.py", "warn_newer", "stores.shown(log)"): RENDERED,
+    ("cli/tune/watch_screen.py", "tuning_screen", "address"): RENDERED,  # shown(log), from cli/tune/watch.py
+    ("cli/quick_batch/watch_screen.py", "batch_screen", "view.source"): NOT_AN_ADDRESS,  # the targets file's path
+    ("projections/quick_batch/watch.py", "batch_watch", "source"): NOT_AN_ADDRESS,
+    ("engine/follow.py", "follow", "log.address"): RENDERED,
+    ("engine/follow.py", "tail_of", "log.address"): RENDERED,
+    ("engine/follow.py", "_note", "reader.address"): RENDERED,  # the follower's recorder's: the log's own
+    ("engine/recorders/postgresql_follow.py", "_lost", "self.recorder.address"): RENDERED,
 }
 
 

@@ -84,9 +84,9 @@ class TestQuickRun:
 
         assert _cells(lines[0]) == COLUMNS
         assert set(lines[1].replace("|", "").split()) <= {"---", "---:"}
-        assert len(rows) == 42
+        assert len(rows) == 48
         on_server = [row for row in rows if "PostgreSQL" in row[0]]  # skipped without a server, measured with one
-        assert len(on_server) == 4
+        assert len(on_server) == 6
         assert all(row[6].startswith("skipped: no PostgreSQL server") != bool(server()) for row in on_server)
         floors = 0
         for case, ours, baseline, ratio, spread, target, result in rows:
@@ -189,6 +189,25 @@ class TestScaleRows:
 
         _measured(row, "MiB")
         assert row[5] == "≤ 1.5×"
+
+
+class TestWatchRows:
+    def test_an_append_to_each_watch_output_has_a_row_per_store_under_its_limit(self, rows):
+        found = [row for row in rows if row[0].startswith("`tune watch`: an append's acknowledgement to ")]
+        kinds = {("a file" in row[0], "terminal" in row[0]) for row in found}  # (in a file, on a terminal)
+
+        assert len(found) == 4 and kinds == {(False, False), (False, True), (True, False), (True, True)}
+        for row in found:
+            assert row[5] == "≤ 100 ms"
+            if not row[6].startswith("skipped: no PostgreSQL server"):
+                assert row[1].endswith(" ms") and row[2].endswith(" ms") and float(row[2].split()[0]) > 0
+
+    @pytest.mark.parametrize("loop", ["tune", "quick-batch"])
+    def test_each_watch_has_an_idle_cpu_row_against_its_status_once_a_second(self, rows, loop):
+        (row,) = [row for row in rows if row[0].startswith(f"`{loop} watch`'s CPU on a terminal while nothing")]
+
+        assert row[0].endswith(f"vs `{loop} status` run once a second)") and row[5] == "≤ 1 % of a core"
+        assert row[1].endswith(" % of a core") or row[6] == "skipped: needs Linux's /proc/PID/schedstat"
 
 
 class TestTheInstall:

@@ -70,7 +70,7 @@ def test_the_typer_app_hands_quick_batch_to_its_parser():
     names = {words[1] for words in quick_batch_commands()}
 
     assert ("quick-batch",) not in typer_commands() and "quick-batch" in typer.main.get_command(build(None)).commands
-    assert names == {"parse", "start", "next", "record", "summarize", "status", "import"}
+    assert names == {"parse", "start", "next", "record", "summarize", "status", "import", "watch"}
 
 
 @pytest.mark.parametrize("words", COMMANDS, ids=" ".join)

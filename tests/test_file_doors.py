@@ -6,8 +6,9 @@ renamed into place).
 `TestEveryCommandGoesThroughTheDoors` runs every command of the CLI (found by walking the apps, as
 tests/test_docs.py does) on a realistic folder with Python's file-opening functions watched, and checks that
 each file batchlog opens is opened by one of the two doors, and that every call of a door in the code was
-walked. Only the log's own reader, writer, marker and lock (another door: one reader of a log) and the hash of
-batchlog's own source open files themselves.
+walked. Only the log's own reader, writer, marker and lock (another door: one reader of a log), the descriptor a
+watch holds on the log it follows (read through that reader), and the hash of batchlog's own source open files
+themselves.
 """
 
 from __future__ import annotations
@@ -239,6 +240,7 @@ OWN_OPENERS = {
     "batchlog.engine.recorders.file_reader": "the log's trusted-prefix reader",
     "batchlog.engine.recorders.file_lock": "the lock on the log's inode",
     "batchlog.engine.recorders.file_pending": "the marker of an unfinished command",
+    "batchlog.engine.recorders.file_follow": "a follower's descriptor of the log, held open while it is watched",
     "batchlog.engine.fold_version": "batchlog's own source files, hashed into the snapshot key",
 }
 # Calls of a door the walk does not reach, and where they are tested instead.
@@ -423,6 +425,7 @@ def walk(root: Path) -> list[tuple[str, list, int, Callable[[], None] | None]]:
         ("tune usage-report", d, 0, None),
         ("tune usage-report", ["--check", *d], 0, None),
         ("tune audit", ["--dir", root / "done"], 0, None),
+        ("tune watch", ["--dir", root / "done"], 0, None),  # closed: one line, and it ends
         ("quick-batch parse", [root / "targets.txt"], 0, None),
         ("quick-batch start", [root / "targets.txt", "--run-dir", qb, "--exit-codes", root / "codes.json"], 0, None),
         ("quick-batch next", ["--run-dir", qb], 0, None),
@@ -444,6 +447,7 @@ def walk(root: Path) -> list[tuple[str, list, int, Callable[[], None] | None]]:
          stage(qb2 / "skf-quick-skill-2-2", "result-context.json", succeeded)),
         ("quick-batch summarize", ["--run-dir", qb2, "--output-dir", root / "out2"], 0, None),  # archives the log
         ("quick-batch status", ["--run-dir", qb2], 0, None),  # read from the archive's note
+        ("quick-batch watch", ["--run-dir", qb2], 0, None),  # likewise; summarized: one line, and it ends
         ("quick-batch import", ["--run-dir", root / "seed"], 0, None),
         ("quick-batch start", ["--briefs", root / "briefs", "--run-root", root / "rr", "--brief-validator",
                                VALIDATORS["stand-in"]], 0, None),

@@ -128,8 +128,10 @@ def scenario(tmp: Path) -> list[tuple[str, list[str]]]:
         ("tune usage-report", d),
         ("tune usage-report", ["--check", *d]),
         ("tune audit", ["--dir", str(finished)]),
+        ("tune watch", ["--dir", str(finished)]),  # a closed tuning: its one line, and the watch ends
         ("log salvage", [log]),
         ("quick-batch status", ["--run-dir", str(tmp / "qb")]),
+        ("quick-batch watch", ["--run-dir", str(tmp / "qbw" / "run")]),  # summarized: its one line, and it ends
     ]
 
 
@@ -141,6 +143,8 @@ def outputs(tmp_path_factory) -> list[tuple[str, list[str], object]]:
     for words, args in scenario(tmp):
         if words == "quick-batch status":
             assert invoke("quick-batch", "start", tmp / "targets.txt", "--run-dir", tmp / "qb").code == 0
+        if words == "quick-batch watch":
+            _summarized_batch(tmp / "qbw")
         done.append((words, args, invoke(*words.split(), *args, "--json", env=CLOCK)))
     return done
 
@@ -217,3 +221,13 @@ def _targets(folder: Path) -> Path:
     path = folder / "targets.txt"
     path.write_text("alpha\nbeta\n", encoding="utf-8")
     return path
+
+
+def _summarized_batch(folder: Path) -> None:
+    """A batch of one target, recorded and summarized in folder/run (the run folder then removed, its log archived)."""
+    folder.mkdir()
+    (folder / "targets.txt").write_text("alpha\n", encoding="utf-8")
+    for args in (["start", "targets.txt"], ["next"], ["record", "--batch", "1"], ["summarize", "--output-dir", "out"]):
+        if args == ["record", "--batch", "1"]:
+            (folder / "run" / "run-1" / "result-context.json").write_text("{}", encoding="utf-8")
+        assert invoke("quick-batch", *args, "--run-dir", "run", cwd=folder, env=CLOCK).code == 0

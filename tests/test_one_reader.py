@@ -42,6 +42,10 @@ THE_DOOR = {
     "batchlog.engine.recorders.file_reader.TrustedLines._blocks": "the reader itself, over the raw line reader",
     "batchlog.engine.recorders.memory.MemorySession.lines": "hands on the memory recorder's",
     "batchlog.engine.recorders.postgresql.PostgresSession.lines": "hands on the PostgreSQL recorder's",
+    "batchlog.engine.recorders.file_follow.HeldFile.lines": "a follower's: the file's reader on the descriptor it "
+                                                            "holds (engine/follow.py, the watches)",
+    "batchlog.engine.recorders.postgresql_follow.ReadingServer.lines": "a follower's: hands on the PostgreSQL "
+                                                                        "recorder's",
 }
 # Callers that read the line source of a store whose appends are one step (a list assignment, a transaction),
 # which never holds part of a command.
@@ -237,8 +241,22 @@ def through_a_snapshot(folder: Path, tmp_path: Path) -> None:
     assert Snapshots.folder(path).is_dir() and replayed.state == Count(5) and replayed.marker.start is not None
 
 
+def followed(folder: Path, tmp_path: Path) -> None:
+    """A watch (engine/follow.py) folds through EventLog.fold on the follower's reader: the half command is no
+    event, and it gets the views' note."""
+    from contextlib import closing
+
+    from batchlog.engine.follow import follow
+    from batchlog.projections.tune.decider import TUNE
+
+    with closing(follow(EventLog(folder / "events.jsonl", all_types()), TUNE)) as steps:
+        first = next(steps)
+
+    assert first.state.batches == () and first.position.seq == 1 and "never finished" in first.note
+
+
 READERS: dict[str, list[Callable[[Path, Path], None]]] = {
-    "batchlog.engine.log.EventLog.fold": [views_and_appends],
+    "batchlog.engine.log.EventLog.fold": [views_and_appends, followed],
     "batchlog.engine.log.EventLog.scan": [show, head],
     "batchlog.engine.verify.verify": [verify],
     "batchlog.engine.verify._since_problems": [verify_since],
@@ -260,7 +278,7 @@ def test_every_reader_of_a_log_is_listed():
     gone = (set(THE_DOOR) | set(NOT_A_FILE_LOG) | set(READERS)) - found
     assert not unlisted, f"new readers of a log: list each with the commands that run it: {sorted(unlisted)}"
     assert not gone, f"listed readers no longer in the code: {sorted(gone)}"
-    assert len(READERS) == 11 and len(PROBES) == 10
+    assert len(READERS) == 11 and len(PROBES) == 11
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=lambda probe: probe.__name__)

@@ -68,11 +68,12 @@ ARGS = {
     ("tune", "difficult", "add"): ["c1", "--reason", "r", "--run", "batch03-nomem-run1", "--dir", "ip"],
     ("tune", "difficult", "fix"): ["c1", "--run", "batch03-nomem-run1", "--dir", "ip"],
     ("tune", "memory", "keep"): ["--batch", "3", "--nodes", "4", "--dir", "ip"],
+    ("tune", "watch"): ["--dir", "ip"],
 }
 QUICK_BATCH = {
     "start": ["t.txt", "--run-dir", "qb"], "next": ["--run-dir", "qb"], "record": ["--run-dir", "qb", "--batch", "1"],
     "summarize": ["--run-dir", "qb", "--output-dir", "out"], "status": ["--run-dir", "qb"],
-    "import": ["--run-dir", "qb"],
+    "import": ["--run-dir", "qb"], "watch": ["--run-dir", "qb"],
 }
 MEMORY_SAYS = ("a memory log is gone when the command exits", "is a memory log, gone when the command exits")
 

@@ -42,6 +42,8 @@ COMMANDS = {
     "status": ("targets done, failed, pending and in progress, with their times",
                "batchlog quick-batch status --run-dir fixtures/quick_batch/skf-quick-skill-demo --json"),
     "import": ("turn a skf-quick-batch.py batch.jsonl into events.jsonl", f"batchlog quick-batch import --run-dir {RUN}"),
+    "watch": ("watch the batch live until it is summarized (JSON Lines without a terminal; Ctrl-C: exit 130)",
+              f"batchlog quick-batch watch --run-dir {RUN}"),
 }
 
 
@@ -118,6 +120,10 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="the batch as the log stood after event SEQ")
     p = _command(sub, "import", only)
     p.add_argument("--run-dir", required=True, help="the batch run folder holding batch.jsonl")
+    p = _command(sub, "watch", only)
+    p.add_argument("--run-dir", required=True, help="the batch run folder")
+    p.add_argument("--json", action="store_true", help="JSON Lines on stdout: status --json's fields and the event, "
+                                                       "one line per change")
     return parser
 
 
@@ -200,6 +206,10 @@ def _run(args: argparse.Namespace) -> int:
         from batchlog.cli.quick_batch.status import status
 
         print(status(Path(args.run_dir), args.json, args.at, store), file=sys.stdout)
+    elif args.cmd == "watch":
+        from batchlog.cli.quick_batch.watch import watch  # here: no other subcommand imports the watch (nor rich)
+
+        return watch(Path(args.run_dir), args.json, store)
     else:
         from batchlog.cli.quick_batch.status import import_seed_batch
 

@@ -23,7 +23,7 @@ def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | N
     """The batch's progress, as text or as one JSON object. A log holding events newer than this batchlog is shown
     without them, with a warning on stderr (and `newer` in the JSON object), as every view of a loop."""
     log = io.open_log(run_dir, store, notes=True)
-    archived = _archived(run_dir)
+    archived = archived_log(run_dir)
     if archived is not None:
         log = io.open_log_at(archived[1])
     else:
@@ -37,7 +37,7 @@ def status(run_dir: Path, as_json: bool, at: int | None = None, store: Store | N
     return json.dumps(data, separators=(",", ":")) if as_json else progress.progress_text(data)
 
 
-def _archived(run_dir: Path) -> tuple[Path, Path] | None:
+def archived_log(run_dir: Path) -> tuple[Path, Path] | None:
     """(summary, archived log) of a batch summarized clean, its run folder removed; None otherwise."""
     from batchlog.cli.quick_batch.effects import archive_note
 

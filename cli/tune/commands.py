@@ -454,6 +454,22 @@ def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_n
     return next_view(folder, at, as_json, chosen(store_url, log_name))
 
 
+@app.command("watch")
+def watch_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                  as_json: Annotated[bool, typer.Option("--json", help="JSON Lines on stdout: status --json's fields "
+                                                        "and the event, one line per change")] = False) -> int:
+    """Watch the tuning live: progress, difficult list, runs, usage, the next step, redrawn as the log grows.
+
+    Without a terminal (or with --json) one JSON object per change. Ends by itself once the tuning is closed
+    (exit 0); Ctrl-C ends it at once (exit 130).
+
+    Example: batchlog tune watch --dir finetune
+    """
+    from batchlog.cli.tune.watch import watch_view  # here: no other command imports the watch (nor rich)
+
+    return watch_view(folder, as_json, chosen(store_url, log_name))
+
+
 @app.command("import")
 def import_command(
     source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],

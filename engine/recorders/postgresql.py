@@ -7,10 +7,12 @@ them whole (LOCK TABLE, VACUUM FULL, REINDEX) and the log's row is locked (`SELE
 NOWAIT, then announced and waited for, bounded by `lock_timeout`; the lines after the state this process
 has are read (each statement after the lock sees every append committed before it), the decision is
 taken, its lines inserted with seq computed under the lock (no sequence: gapless, in commit order; the
-primary key is a backstop), the head updated, and the transaction committed. Reads stream in seq order
-through a server-side cursor into the same checks as a file's lines. Every statement outside an append
-waits for a lock as an append does (`waited`, engine/recorders/postgresql_schema.py): at once, else
-announced through the recorder's `on_wait` and bounded by BATCHLOG_LOCK_TIMEOUT.
+primary key is a backstop), the head updated, a notification sent on the log's channel (`notify_channel`:
+delivered when, and only if, the transaction commits, so a follower (engine/follow.py) is woken exactly when the
+lines are there to read), and the transaction committed. Reads stream in seq order through a server-side cursor
+into the same checks as a file's lines. Every statement outside an append waits for a lock as an append does
+(`waited`, engine/recorders/postgresql_schema.py): at once, else announced through the recorder's `on_wait` and
+bounded by BATCHLOG_LOCK_TIMEOUT.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import io
 import itertools
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from hashlib import sha256
 from typing import Any
 
 from batchlog.engine.chain import GENESIS, line_hash
@@ -32,6 +35,15 @@ from batchlog.engine.scan import Position
 FETCH_ROWS = 5000
 COPY_FROM_LINES = 64  # more lines than this (a migration) go in by COPY: one stream instead of one long INSERT
 _cursors = itertools.count(1)
+
+NOTIFY_PREFIX = "batchlog_"
+
+
+def notify_channel(name: str) -> str:
+    """The channel an append to the log `name` notifies: a hash of the name, since a channel is an identifier of at
+    most 63 bytes and a log name may hold 200 characters (lower-case hex: LISTEN takes it unquoted)."""
+    return NOTIFY_PREFIX + sha256(name.encode()).hexdigest()[:40]
+
 
 _HEAD = "SELECT head_seq, head_hash, byte_length FROM batchlog.logs WHERE name = %s FOR UPDATE"
 # Taken with the row lock: no later statement of the append then waits for a whole-table lock (ROW EXCLUSIVE
@@ -295,20 +307,22 @@ class PostgresSession:
     def insert(self, lines: list[bytes], after: int, head: tuple[int, str, int]) -> None:
         """Insert `lines` as lines `after + 1`... and move the head (seq, hash, bytes) there."""
         name = self.recorder.name
+        # In the same statements as the head, so in the same transaction: followers hear of it at its commit.
+        moved = ("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s WHERE name = %s;"
+                 "SELECT pg_notify(%s, %s)")
+        moved_values = (*head, name, notify_channel(name), str(head[0]))
         with self.conn.cursor() as cur:
             if len(lines) > COPY_FROM_LINES:
                 cur.copy_expert("COPY batchlog.events (log, seq, line) FROM STDIN", _copy_rows(name, after, lines))
                 # The planner's figures brought up to date at once: the chain check a snapshot rests on reads the
                 # rows in seq order from the primary key, which a planner counting the table as it was would
                 # sort on disk instead (5x slower on a million rows).
-                cur.execute("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
-                            "WHERE name = %s; ANALYZE batchlog.events", (*head, name))
+                cur.execute(moved + "; ANALYZE batchlog.events", moved_values)
                 return
             rows = b",".join(cur.mogrify("(%s,%s,%s)", (name, after + number, line.decode("utf-8")))
                              for number, line in enumerate(lines, start=1))
             cur.execute(b"INSERT INTO batchlog.events (log, seq, line) VALUES " + rows + b";"
-                        + cur.mogrify("UPDATE batchlog.logs SET head_seq = %s, head_hash = %s, byte_length = %s "
-                                      "WHERE name = %s", (*head, name)))
+                        + cur.mogrify(moved, moved_values))
 
     # -- salvage: the damaged lines kept as a log of their own, the log cut back ------------------
 
