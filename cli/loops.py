@@ -6,7 +6,7 @@ imported only when used, so that a command imports its own loop alone (a tuning'
 quick batch's event classes, nor its commands). Adding a loop is one line: an entry of `LOOPS`, or, for a loop
 that lives outside batchlog (tests/third_loop/ is one), its `module:attribute` in BATCHLOG_LOOPS (several
 separated by commas), read here and nowhere else. Its parts: `commands`, a function `add(app, loop)` that puts
-the loop's commands on the typer app; `front`, optionally, a function `run(args) -> int | None` that answers a
+the loop's commands on the typer app; `front`, optionally, a callable `run(args) -> int | None` that answers a
 command line before the typer app is built (None: build it); `versions`, its `{event type: version}` table in a
 module that imports no event class; `decider`, its `Decider` (projections/decider.py).
 """
@@ -54,7 +54,7 @@ class Loop(NamedTuple):
 
 LOOPS = (
     Loop("tune", "the tuning loop (zen-finetune): batches, runs, grading, difficult list, memory",
-         commands="batchlog.cli.tune.commands:add_to", front="batchlog.cli.fast_views:fast_view",
+         commands="batchlog.cli.tune.commands:add_to", front="batchlog.cli.tune.lane_table:LANE",
          versions="batchlog.projections.tune.versions:VERSIONS", decider="batchlog.projections.tune.decider:TUNE"),
     Loop("quick-batch",
          "The skf-quick-batch.py contract on an event log: parse, start, next, record, summarize, status, import.",

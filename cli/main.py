@@ -1,5 +1,5 @@
 """The `batchlog` entry point: picks the front end (the named loop's own, when it has one: quick-batch's argparse,
-the tuning's fast views; else the typer app). Each runs its command through the one error boundary,
+the tuning's fast lane; else the typer app). Each runs its command through the one error boundary,
 cli/errors.py."""
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def main(argv: list[str] | None = None) -> int:
         code = reported(find_front, "--json" in args)  # a BATCHLOG_LOOPS that names no loop is a usage error
         if code:
             return code
-        # Quick-batch's front end keeps the seed's argparse contract; the tuning's answers the read-only views
-        # agents call most without building the typer app (~0.3 s), and leaves anything it does not fully
-        # understand (help, a bad option, -o) to typer (None).
+        # Quick-batch's front end keeps the seed's argparse contract; the tuning's, the fast lane (cli/lane.py),
+        # answers its commands without building the typer app (~0.4 s), and leaves anything it does not fully
+        # understand (help, a bad option, a value a check refuses) to typer (None).
         answered = fronts[0](args) if fronts[0] is not None else None
         if answered is not None:
             return answered

@@ -111,16 +111,13 @@ PLACES = {
     ("cli/quick_batch/status.py", "import_seed_batch", "shown(log)"): RENDERED,
     ("cli/store.py", "check_store", "shown"): RENDERED,  # shown_address(value)
     ("cli/store.py", "check_log_address", "value"): NOT_AN_ADDRESS,  # refused only when it is memory:NAME
-    ("cli/tune/commands.py", "_list_difficult", "store"): NOT_SHOWN,
-    ("cli/tune/commands.py", "import_command", "shown(log)"): RENDERED,
-    ("cli/tune/commands.py", "import_command", "source"): NOT_AN_ADDRESS,  # the zen folder's path
+    ("cli/tune/actions.py", "import_command", "shown(log)"): RENDERED,
+    ("cli/tune/actions.py", "import_command", "source"): NOT_AN_ADDRESS,  # the zen folder's path
     ("cli/tune/reports.py", "audit_command", "shown(log)"): RENDERED,
     ("cli/tune/reports.py", "readme_command", "store"): NOT_SHOWN,
     ("cli/tune/reports.py", "usage_report_command", "shown"): NOT_AN_ADDRESS,  # the usage figures
     ("cli/tune/reports.py", "usage_report_command", "store"): NOT_SHOWN,
-    ("cli/tune/views.py", "next_batch_view", "store"): NOT_SHOWN,
-    ("cli/tune/views.py", "status_view", "store"): NOT_SHOWN,
-    ("cli/tune/views.py", "next_view", "store"): NOT_SHOWN,
+    ("cli/tune/views.py", "next_command", "store"): NOT_SHOWN,
     ("engine/address.py", "_server_address", "shown"): RENDERED,
     ("engine/address.py", "_server_address", "url"): NOT_AN_ADDRESS,  # read_url's problem, in words
     ("engine/address.py", "log_address", "shown_address(store)"): RENDERED,
@@ -157,7 +154,8 @@ PLACES = {
     ("engine/snapshots/check.py", "check_snapshots", "recorder.address"): RENDERED,
     ("engine/snapshots/stored.py", "_load", "log.address"): RENDERED,
     ("engine/verify.py", "verify", "log.address"): RENDERED,
-    ("cli/fast_views.py", "_value", "text"): NOT_AN_ADDRESS,  # an option's value made a Path
+    ("cli/lane.py", "read", "text"): NOT_AN_ADDRESS,  # an option's value made a Path
+    ("cli/lane_writer.py", "of", "value"): NOT_AN_ADDRESS,  # a default written as the Path it is
     ("cli/log/commands.py", "_say", "text"): NOT_AN_ADDRESS,  # a wait's or a note's words, made with `address`
     ("cli/loop_log.py", "_say", "text"): NOT_AN_ADDRESS,
     ("cli/loop_log.py", "read_state", "stores.shown(log)"): RENDERED,
@@ -169,7 +167,7 @@ PLACES = {
     ("cli/quick_batch/commands.py", "start_batch", "given"): NOT_AN_ADDRESS,
     ("cli/quick_batch/commands.py", "start_batch", "shown"): NOT_AN_ADDRESS,
     ("cli/store.py", "chosen", "store"): NOT_SHOWN,  # the Store the command opens its log with
-    ("cli/tune/commands.py", "check", "value"): NOT_AN_ADDRESS,  # an option's value, refused when a placeholder
+    ("cli/tune/checks.py", "__call__", "value"): NOT_AN_ADDRESS,  # an option's value, refused when a placeholder
     ("engine/address.py", "parse_address", "text"): RENDERED,  # a path or memory:NAME, which shows as itself
     ("engine/address.py", "recorder_for", "parsed.dsn"): NOT_SHOWN,  # what the driver connects with
     ("engine/address.py", "recorder_for", "parsed.shown"): RENDERED,

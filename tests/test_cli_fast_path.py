@@ -1,5 +1,6 @@
-"""The fast path of `tune status`, `tune next` and the `tune next-batch` preview (cli/fast_views.py) answers
-exactly as the typer app does: same exit code, stdout and stderr, for good and bad arguments alike."""
+"""The fast lane (cli/lane.py) on the views `tune status`, `tune next` and the `tune next-batch` preview answers
+exactly as the typer app does: same exit code, stdout and stderr, for good and bad arguments alike. (Every other
+command, the writes among them, and the table the lane reads: tests/test_lane.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import batchlog.cli.app
-from batchlog.cli.fast_views import parse
+from batchlog.cli.tune.lane_table import LANE
 from tests.clirunner import Result, invoke
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +36,11 @@ LEFT_TO_TYPER = [["--at", "0"], ["-m", "0"], ["--at", "-1"], ["--at", "x"], ["--
                  ["--json=1"], ["--json", "--json"], ["--at", "3", "--at", "4"], ["extra"], ["--", "--json"],
                  ["-m4"], ["-m=4"], ["--seed", "-1"], ["-r", str(2**53)], ["-m", "+4"], ["--at", "1_0"],
                  ["--dir"], ["--dir", ""], ["--AT", "5"], ["-M", "4"]]
+
+
+def parse(args: list[str]) -> tuple[object, dict[str, object]] | None:
+    """What the lane reads of `args`: the command and its values (None: left to typer)."""
+    return LANE.parsed(args)
 
 
 def typer_path(args: list[str]) -> Result:
@@ -113,12 +119,10 @@ class TestSameAnswerAsTyper:
 
     def test_options_of_another_view_are_left_to_typer(self, folders, built_once):
         for args in (["tune", "next", "-m", "4"], ["tune", "status", "-r", "1"], ["tune", "status", "--seed", "1"],
-                     ["tune", "next-batch", "-o", "out.json"], ["tune", "next-batch", "-o", "x", "--at", "3"]):
+                     ["tune", "next-batch", "-o", "x", "--at", "3"]):
             args = [*args, "--dir", str(folders["in-progress"])]
             assert parse(args) is None, args
 
-            if "-o" in args and "--at" not in args:
-                continue  # would record a batch: what typer then does is tests/test_tune_cli.py's
             fast, slow = both_paths(args)
             assert fast == slow and fast.code == 2, args
 
@@ -165,12 +169,14 @@ class TestErrorsAsTyperReportsThem:
 
 class TestParse:
     def test_reads_every_option_of_the_view(self):
-        assert parse(["tune", "next-batch", "--dir=d", "-m", "3", "-r", "0", "--seed", "7", "--at", "9",
-                      "--json"]) == ("next-batch", {"--dir": Path("d"), "-m": 3, "-r": 0, "--seed": 7, "--at": 9,
-                                                    "--json": True})
+        _, values = parse(["tune", "next-batch", "--dir=d", "-m", "3", "-r", "0", "--seed", "7", "--at", "9",
+                           "--json"])
 
-    def test_takes_only_the_three_views(self):
-        for args in (["tune", "init"], ["tune", "difficult"], ["tune"], ["log", "show"], ["tune", "Status"], []):
+        assert values == {"folder": Path("d"), "size": 3, "recheck": 0, "seed": 7, "at": 9, "as_json": True,
+                          "out": None, "store_url": None, "log_name": None}
+
+    def test_takes_only_the_tunings_commands(self):
+        for args in (["tune", "init"], ["tune", "run"], ["tune"], ["log", "show"], ["tune", "Status"], []):
             assert parse(args) is None
 
 
@@ -185,66 +191,3 @@ def test_the_fast_path_never_imports_typer_nor_the_other_loop(tmp_path):
                           text=True, timeout=60)
 
     assert done.returncode == 0, done.stderr
-
-
-class TestOptionsAgreeWithTyper:
-    """The fast path's table of options (cli/fast_views.py VIEWS) is read off the typer commands' own parameters,
-    so an option added, renamed or given another range in cli/tune/commands.py fails here instead of drifting from --help."""
-
-    # Options of a view the fast path leaves to typer on purpose: -o records a batch.
-    LEFT_TO_TYPER_BY_NAME = {"next-batch": {"-o"}}
-
-    @staticmethod
-    def typer_params(view: str) -> list:
-        """`tune VIEW`'s options as the typer app declares them (typer 0.29 keeps min, max and the annotation)."""
-        import typer
-
-        command = typer.main.get_command(batchlog.cli.app.build("tune")).commands["tune"].commands[view]
-        return [param for param in command.params if param.name != "help"]
-
-    @classmethod
-    def typer_options(cls, view: str) -> dict[str, object]:
-        """`tune VIEW`'s options as the fast path spells them: None a flag, "path" a folder, "text" a word, else
-        (min, max)."""
-        table: dict[str, object] = {}
-        for param in cls.typer_params(view):
-            (name,) = param.opts
-            kind = param.type_descriptor.annotation
-            if param.is_flag:
-                table[name] = None
-            elif kind is Path:
-                table[name] = "path"
-            elif kind is int:
-                table[name] = (param.min, param.max)
-            elif kind is str:
-                table[name] = "text"
-            else:
-                table[name] = f"{kind!r} (not a kind the fast path reads)"
-        return table
-
-    @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
-    def test_every_option_of_the_view_has_typers_name_and_range(self, view):
-        from batchlog.cli.fast_views import VIEWS
-
-        expected = {name: kind for name, kind in self.typer_options(view).items()
-                    if name not in self.LEFT_TO_TYPER_BY_NAME.get(view, set())}
-
-        assert VIEWS[view] == expected
-
-    def test_the_fast_path_takes_exactly_the_views_whose_options_it_knows(self):
-        """A view is on the fast path only when every option it has but -o is in its table."""
-        from batchlog.cli.fast_views import VIEWS
-
-        assert set(VIEWS) == {"status", "next", "next-batch"}
-        for view in VIEWS:
-            assert set(self.typer_options(view)) - set(VIEWS[view]) == self.LEFT_TO_TYPER_BY_NAME.get(view, set())
-
-    @pytest.mark.parametrize("view", ["status", "next", "next-batch"])
-    def test_an_absent_option_means_typers_default(self, view):
-        """The fast path reads an absent option as None (False for --json, DEFAULT_DIR for --dir), as typer does."""
-        from batchlog.cli.tune.log import DEFAULT_DIR
-
-        defaults = {param.opts[0]: param.default for param in self.typer_params(view)}
-
-        assert defaults.pop("--dir") == DEFAULT_DIR and defaults.pop("--json") is False
-        assert set(defaults.values()) == {None}

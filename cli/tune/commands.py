@@ -1,55 +1,24 @@
 """`batchlog tune ...`: the tuning loop (zen-finetune) on an event log at DIR/events.jsonl (or in --store).
 
-Each command parses, makes one decision (the tuning's `decide`, under the log's lock: cli/tune/log.py) or asks
-one view, and renders. Files are read and written in cli/tune/files.py; the read-only views status, next and the
-next-batch preview are in cli/tune/views.py (the fast path of cli/fast_views.py calls them without typer); the
-reports (readme, usage-report, audit) in cli/tune/reports.py.
+The one declaration of each command: its name, parameters, options, checks and help. Each command runs a typer-free
+body taking the same parameters (`runs`, cli/options.py): the decisions in cli/tune/actions.py, the views in
+cli/tune/views.py, the reports (readme, usage-report, audit) in cli/tune/reports.py, which the fast lane
+(cli/lane.py) calls too, through a table generated from these declarations (cli/tune/lane_table.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import attrs
 import typer
 
-from batchlog.cli.options import At, Dir, Json, LogName, Store as StoreOption
-from batchlog.cli.store import Store, chosen, shown
-from batchlog.cli.tune import reports
-from batchlog.cli.tune.files import (
-    check_batch_files,
-    path_from,
-    read_dataset_and_name,
-    read_zen_folder,
-    run_cases_path,
-    write_batch_files,
-    write_text,
-)
-from batchlog.cli.loop_log import decided
-from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, read_tuning, tune_log
-from batchlog.cli.tune.views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
-from batchlog.projections.errors import BadInput, Refused
-from batchlog.projections.tune.batch_mjs import rules
-from batchlog.projections.tune.decide.loop import (
-    AddDifficult,
-    BuildBatch,
-    FixDifficult,
-    GradeRun,
-    ImportFolder,
-    InitTuning,
-    KeepMemory,
-    RecordChange,
-    RecordUsage,
-    RegradeRun,
-    StartFinal,
-    StartRun,
-)
-from batchlog.projections.tune.batch_mjs.inputs import cases_plan, plan_of
-from batchlog.projections.tune.decider import TUNE
-from batchlog.projections.tune.views.status import difficult_rows
+from batchlog.cli.options import At, Checked, Dir, Json, LogName, Store as StoreOption, runs
+from batchlog.cli.store import chosen
+from batchlog.cli.tune import actions, reports, views
+from batchlog.cli.tune.checks import BatchOrFinal, Count, NotAPlaceholder, RecordsNow
+from batchlog.cli.tune.log import DEFAULT_DIR
+from batchlog.cli.tune.views import LARGEST
 
 if TYPE_CHECKING:
     from batchlog.cli.loops import Loop
@@ -65,58 +34,27 @@ app.add_typer(memory_app, name="memory", help="the last good memory")
 
 
 def add_to(root: typer.Typer, loop: Loop) -> None:
-    """Put the `tune` group on the root app (cli/loops.py), with the reports (cli/tune/reports.py) after this
-    module's commands."""
-    reports.register(app)
+    """Put the `tune` group on the root app (cli/loops.py), with the reports after this module's other commands."""
+    _add_reports(app)
     root.add_typer(app, name=loop.name, help=loop.help)
 
 
-PATH_OPTIONS = ("--dataset", "-o")  # a file that exists under a placeholder's name is what the user meant
-
-
 def _not_a_placeholder(option: str):
-    """A typer callback: a placeholder of a printed template (VERDICT, DATASET, FILE, PATH, SUMMARY, MODEL) pasted
-    unchanged is a usage error (exit 2) that names the choices, before anything is read or recorded."""
-    from batchlog.projections.tune.views.status import placeholder_refusal
-
-    def check(value: object) -> object:
-        refusal = placeholder_refusal(option, str(value)) if value is not None else None
-        if refusal is not None and not (option in PATH_OPTIONS and Path(str(value)).exists()):
-            raise typer.BadParameter(refusal, param_hint=option)
-        return value
-
-    return check
-
-
-@contextmanager
-def _written_after(recorded: str) -> Iterator[None]:
-    """A file that cannot be written after its event was appended: say so, and that a repeat writes it."""
-    try:
-        yield
-    except BadInput as error:
-        raise BadInput(f"{recorded}, but {error.message}: fix that and run the same command again to write its "
-                       "files (nothing more is recorded)", **error.fields) from None
+    """A typer callback refusing a printed template's placeholder pasted unchanged (cli/tune/checks.py)."""
+    return Checked(NotAPlaceholder(option), hint=option).callback
 
 
 def _a_count(option: str):
-    """A typer callback for a count that a printed template holds as a placeholder (NODES, CALLS, INPUT_TOKENS,
-    OUTPUT_TOKENS): the placeholder pasted unchanged is a usage error naming what to give, as is anything but a
-    whole number."""
-    from batchlog.projections.tune.views.status import placeholder_refusal
+    """A typer callback for a count a printed template holds as a placeholder (cli/tune/checks.py)."""
+    return Checked(Count(option), hint=option).callback
 
-    def check(value: str) -> str:
-        refusal = placeholder_refusal(option, value)
-        if refusal is not None:
-            raise typer.BadParameter(refusal, param_hint=option)
-        digits = value.removeprefix("-")  # a negative count is the decision's to refuse, as for every count
-        if not (digits.isascii() and digits.isdigit()) or int(value) > LARGEST:
-            raise typer.BadParameter(f"{value!r} is not a whole number (at most {LARGEST})", param_hint=option)
-        return value
 
-    return check
+File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
+Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
 
 
 @app.command("init")
+@runs(actions.init_command)
 def init_command(
     dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")",
                                           callback=_not_a_placeholder("--dataset"))],
@@ -141,20 +79,10 @@ def init_command(
 
     Example: batchlog tune init --dataset dataset.json --limit 64
     """
-    cases, name = read_dataset_and_name(dataset)
-    command = InitTuning(path_from(folder, dataset), cases, limit, min_batch, max_batch, recheck, seed,
-                         max_retries, concurrency, name)
-    state = decide_in(folder, command, chosen(store_url, log_name))
-    settings = state.settings
-    assert settings is not None
-    line = (f"tuning started in {folder}: {len(state.cases)} cases, {len(state.selection)} selected; batches "
-            f"{settings.min_batch} up to {settings.max_batch}, recheck {settings.recheck}, seed {settings.seed}, "
-            f"maxRetries {settings.max_retries}, concurrency {settings.concurrency}")
-    return emit(as_json, [line], {"settings": attrs.asdict(settings), "cases": len(state.cases),
-                                   "selection": list(state.selection)})
 
 
 @app.command("status")
+@runs(views.status_command)
 def status_command(
     size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
                                              help="the next size as -m would set it (as batch.mjs -m)")] = None,
@@ -168,10 +96,10 @@ def status_command(
 
     Example: batchlog tune status --at 12
     """
-    return status_view(folder, at, as_json, size, chosen(store_url, log_name))
 
 
 @app.command("next-batch")
+@runs(views.next_batch_command, check=RecordsNow(), hint="--at")
 def next_batch_command(
     size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
                                              help="new cases, over the growth rule")] = None,
@@ -191,23 +119,10 @@ def next_batch_command(
 
     Example: batchlog tune next-batch -o finetune/runs/batch01-nomem-run1/cases.json
     """
-    if out is not None and at is not None:
-        raise typer.BadParameter("--at shows a past state: it cannot record a batch; drop -o or --at",
-                                 param_hint="--at")
-    store = chosen(store_url, log_name)
-    if out is None:
-        return next_batch_view(folder, at, as_json, size, recheck, seed, store)
-    check_batch_files(out, store.file(folder))
-    state = decide_in(folder, BuildBatch(size, recheck, seed), store)
-    assert state.last_batch is not None
-    plan = plan_of(state, state.last_batch)
-    # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.
-    with _written_after(f"batch {plan.number} is recorded"):
-        write_batch_files(out, rules.cases_json(plan), rules.plan_json(plan))
-    return show_batch(plan, out, as_json, bool(state.difficult))
 
 
 @run_app.command("start")
+@runs(actions.run_start_command, check=BatchOrFinal())
 def run_start_command(
     batch: Annotated[int | None, typer.Option("--batch", max=LARGEST, metavar="N", help="the batch to run")] = None,
     kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
@@ -221,19 +136,10 @@ def run_start_command(
 
     Example: batchlog tune run start --batch 3 --kind mem
     """
-    if final == (batch is not None or kind is not None) or (not final and (batch is None or kind is None)):
-        raise typer.BadParameter("give --batch N --kind nomem|mem, or --final alone")
-    command = StartFinal() if final else StartRun(batch or 0, kind or "")
-    state = decide_in(folder, command, chosen(store_url, log_name))
-    run = state.last_run
-    assert run is not None
-    path = run_cases_path(folder, run.name)
-    with _written_after(f"run {run.name} is recorded"):
-        write_text(path, rules.cases_json(cases_plan(state, run.batch, run.cases)))
-    return emit(as_json, [run.name], {"run": run.name, "cases": str(path), "count": len(run.cases)})
 
 
 @run_app.command("grade")
+@runs(actions.run_grade_command)
 def run_grade_command(
     run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
     verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
@@ -254,19 +160,10 @@ def run_grade_command(
 
     Example: batchlog tune run grade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day
     """
-    if findings is not None and not Path(findings).is_file():
-        raise BadInput(f"findings file {findings} is not a file: give the path of the run's findings.md",
-                       file=findings)
-    command = GradeRun(run, verdict, tuple(wrong or ()), llm_calls, tokens, saved_twice, findings, note)
-    state = decide_in(folder, command, chosen(store_url, log_name))
-    graded = state.run_named(run)
-    assert graded is not None
-    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
-    return emit(as_json, [f"{graded.name} graded {graded.verdict}{wrong_text}"],
-                 {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong)})
 
 
 @run_app.command("regrade")
+@runs(actions.run_regrade_command)
 def run_regrade_command(
     run: Annotated[str, typer.Argument(metavar="RUN", help="a graded run, e.g. batch03-nomem-run1")],
     verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
@@ -286,54 +183,30 @@ def run_regrade_command(
 
     Example: batchlog tune run regrade batch03-nomem-run1 --verdict WRONG --wrong planning-organize-day --reason "missed the second mail"
     """
-    command = RegradeRun(run, verdict, reason, tuple(wrong or ()), llm_calls, tokens, saved_twice)
-    state = decide_in(folder, command, chosen(store_url, log_name))
-    graded = state.run_named(run)
-    correction = next(c for c in reversed(state.corrections) if c.run == run)
-    assert graded is not None
-    withdrawn = [entry.case for entry in state.difficult  # by this correction: its events follow it
-                 if entry.added == run and entry.withdrawn_seq is not None and entry.withdrawn_seq > correction.seq]
-    wrong_text = f" ({len(graded.wrong)} wrong: {' '.join(graded.wrong)})" if graded.wrong else ""
-    lines = [f"{graded.name} regraded {graded.verdict}{wrong_text} (was {correction.was})"] + [
-        f"withdrew the difficult entry of {case} added in {run}: it was not wrong there" for case in withdrawn]
-    return emit(as_json, lines, {"run": graded.name, "verdict": graded.verdict, "wrong": list(graded.wrong),
-                                 "was": correction.was, "seq": correction.seq, "withdrawn": withdrawn,
-                                 "llm_calls": graded.llm_calls, "tokens": graded.tokens,
-                                 "saved_twice": graded.saved_twice})
 
 
 @difficult_app.callback()
+@runs(views.difficult_command)
 def difficult_command(ctx: typer.Context, folder: Dir = DEFAULT_DIR, store_url: StoreOption = None,
                       log_name: LogName = None, at: At = None, as_json: Json = False) -> int:
     """The difficult list: case, why, status (open / fixed / stuck), retries, notes.
 
     Example: batchlog tune difficult --json
     """
-    if ctx.invoked_subcommand is not None:
-        return 0
-    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
 
 
 @difficult_app.command("list")
+@runs(views.difficult_command)
 def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
                            at: At = None, as_json: Json = False) -> int:
     """The difficult list (same as `batchlog tune difficult`).
 
     Example: batchlog tune difficult list --at 40
     """
-    return _list_difficult(folder, chosen(store_url, log_name), at, as_json)
-
-
-def _list_difficult(folder: Path, store: Store, at: int | None, as_json: bool) -> int:
-    read = read_tuning(folder, at, usage=False, store=store)
-    rows = difficult_rows(read.state)
-    lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
-             + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
-             for row in rows] or ["no difficult case"]
-    return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows], **read.fields()})
 
 
 @difficult_app.command("add")
+@runs(actions.difficult_add_command)
 def difficult_add_command(
     case: Annotated[str, typer.Argument(metavar="CASE")],
     reasons: Annotated[list[str], typer.Option("--reason", metavar="R",
@@ -349,14 +222,10 @@ def difficult_add_command(
 
     Example: batchlog tune difficult add planning-organize-day --reason wrong --run batch02-nomem-run1
     """
-    state = decide_in(folder, AddDifficult(case, tuple(reasons), run, note), chosen(store_url, log_name))
-    entry = state.difficult_entry(case)
-    assert entry is not None
-    return emit(as_json, [f"{case} is on the difficult list ({', '.join(entry.reasons)}; added in {entry.added})"],
-                 {"case": case, "reasons": list(entry.reasons), "added": entry.added})
 
 
 @difficult_app.command("fix")
+@runs(actions.difficult_fix_command)
 def difficult_fix_command(
     case: Annotated[str, typer.Argument(metavar="CASE")],
     run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run that got it right")],
@@ -370,13 +239,10 @@ def difficult_fix_command(
 
     Example: batchlog tune difficult fix billing-refund-late --run batch03-nomem-run2 --note "named the file"
     """
-    state = decide_in(folder, FixDifficult(case, run, note), chosen(store_url, log_name))
-    entry = state.difficult_entry(case)
-    assert entry is not None
-    return emit(as_json, [f"{case} is fixed (in {entry.fixed})"], {"case": case, "fixed": entry.fixed})
 
 
 @app.command("change")
+@runs(actions.change_command)
 def change_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
     file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed",
@@ -393,13 +259,10 @@ def change_command(
 
     Example: batchlog tune change batch01-nomem-run1 --file agents/prompts/planner.md --summary "rule 1" --lines 6
     """
-    decide_in(folder, RecordChange(run, file, summary, lines), chosen(store_url, log_name))
-    counted = f" ({lines} lines)" if lines is not None else ""
-    return emit(as_json, [f"{run}: {file}{counted}: {summary}"],
-                 {"run": run, "file": file, "summary": summary, "lines": lines})
 
 
 @memory_app.command("keep")
+@runs(actions.memory_keep_command)
 def memory_keep_command(
     batch: Annotated[int, typer.Option("--batch", max=LARGEST, metavar="N")],
     nodes: Annotated[str, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory (a whole number)",
@@ -413,14 +276,10 @@ def memory_keep_command(
 
     Example: batchlog tune memory keep --batch 2 --nodes 41
     """
-    state = decide_in(folder, KeepMemory(batch, int(nodes)), chosen(store_url, log_name))
-    kept = state.last_good_memory
-    assert kept is not None
-    return emit(as_json, [f"last good memory: batch {kept.batch}, {kept.nodes} nodes"],
-                 {"batch": kept.batch, "nodes": kept.nodes})
 
 
 @app.command("usage")
+@runs(actions.usage_command)
 def usage_command(
     run: Annotated[str, typer.Argument(metavar="RUN")],
     model: Annotated[str, typer.Option("--model", metavar="M", callback=_not_a_placeholder("--model"))],
@@ -437,21 +296,16 @@ def usage_command(
 
     Example: batchlog tune usage batch01-nomem-run1 --model gpt-5 --calls 96 --input-tokens 410000 --output-tokens 21000
     """
-    figures = (int(calls), int(input_tokens), int(output_tokens))
-    decide_in(folder, RecordUsage(run, model, *figures), chosen(store_url, log_name))
-    return emit(as_json, [f"{run}: {model} {figures[0]} calls, {figures[1]} input + {figures[2]} output tokens"],
-                 {"run": run, "model": model, "calls": figures[0], "input_tokens": figures[1],
-                  "output_tokens": figures[2]})
 
 
 @app.command("next")
+@runs(views.next_command)
 def next_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
                  at: At = None, as_json: Json = False) -> int:
     """The one next step of the loop, in words, and the exact command to run.
 
     Example: batchlog tune next --dir finetune
     """
-    return next_view(folder, at, as_json, chosen(store_url, log_name))
 
 
 @app.command("watch")
@@ -465,12 +319,14 @@ def watch_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_
 
     Example: batchlog tune watch --dir finetune
     """
+    # Typer's alone (no body for the fast lane): a watch runs for as long as it is watched, its start-up paid once.
     from batchlog.cli.tune.watch import watch_view  # here: no other command imports the watch (nor rich)
 
     return watch_view(folder, as_json, chosen(store_url, log_name))
 
 
 @app.command("import")
+@runs(actions.import_command)
 def import_command(
     source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],
     store_url: StoreOption = None,
@@ -481,16 +337,57 @@ def import_command(
 
     Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
     """
-    from batchlog.projections.tune.zen_import import import_events  # only this command needs it
 
-    log = tune_log(source, chosen(store_url, log_name))
-    try:
-        command = ImportFolder(str(source), shown(log), import_events(read_zen_folder(source)))
-    except Refused as unreadable:  # the decision says whether that matters: not for a log that holds events
-        command = ImportFolder(str(source), shown(log), unreadable=unreadable)
-    appended, _ = decided(log, TUNE, command)
-    state = appended.state
-    return emit(as_json, [f"imported {source}: {len(command.events)} events, {len(state.batches)} batches, "
-                          f"{len(state.runs)} runs, {len(state.difficult)} difficult -> {shown(log)}"],
-                {"events": len(command.events), "batches": len(state.batches), "runs": len(state.runs),
-                 "log": shown(log)})
+
+# The reports (cli/tune/reports.py), put on the group by `add_to`.
+
+
+@runs(reports.readme_command)
+def readme_command(
+    folder: Dir = DEFAULT_DIR,
+    store_url: StoreOption = None,
+    log_name: LogName = None,
+    file: File = None,
+    at: At = None,
+    check: Check = False,
+    stdout: Annotated[bool, typer.Option("--stdout", help="print the README instead of writing it")] = False,
+    as_json: Json = False,
+) -> int:
+    """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
+    between their batchlog markers. A README written from zen-finetune's template (its headings, no markers) is taken
+    over: each section replaces the text under its heading; a section deleted by hand is put back (--check names
+    it); a file with neither gets the whole layout once. --json: one object (file, up_to_date, written, sections by
+    name, adopted, restored; text with --stdout).
+
+    Example: batchlog tune readme --dir fixtures/tune-finished --stdout
+    """
+
+
+@runs(reports.usage_report_command)
+def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                         file: File = None, at: At = None, check: Check = False, as_json: Json = False) -> int:
+    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals. --json: one object
+    (file, up_to_date, written, and the figures: total, by_model, by_batch, by_run, runs_without_usage).
+
+    Example: batchlog tune usage-report --dir fixtures/tune-finished --check
+    """
+
+
+@runs(reports.audit_command)
+def audit_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_name: LogName = None,
+                  as_json: Json = False) -> int:
+    """Replay the tuning's log and check what a finished tuning promises, with the evidence (seq numbers).
+    Exit 0 every check holds, 1 a check fails, 3 the log cannot be trusted.
+
+    Example: batchlog tune audit --dir fixtures/tune-finished
+    """
+
+
+def _add_reports(group: typer.Typer) -> None:
+    """Add the report commands to the `tune` group, those it does not hold yet (each build of the app asks again:
+    a command added twice would be listed twice)."""
+    held = {info.name for info in group.registered_commands}
+    for name, command in (("readme", readme_command), ("usage-report", usage_report_command),
+                          ("audit", audit_command)):
+        if name not in held:
+            group.command(name)(command)

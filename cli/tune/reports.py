@@ -1,23 +1,21 @@
-"""`batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
+"""The bodies of `batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
 
-`register(app)` adds them to the `tune` group (cli/tune/commands.py, after its own). Each command
-reads the log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the
-audit live in projections/, imported by the command that uses them (the other tune commands do not pay for
-them).
+Each takes its command's parameters by the names the typer declaration gives them (cli/tune/commands.py), reads the
+log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the audit live in
+projections/, imported by the command that uses them (the other tune commands do not pay for them). No typer here:
+the fast lane (cli/lane.py) calls these without building the typer app.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import orjson
-import typer
 
 from batchlog.cli.loop_log import state_of
 from batchlog.cli.loops import all_types
-from batchlog.cli.options import At, Dir, Json, LogName, Store
 from batchlog.cli.store import chosen, shown, verify_log
 from batchlog.cli.tune.files import check_writable, present, read_text, write_text
 from batchlog.cli.tune.log import DEFAULT_DIR, read_tuning, tune_log
@@ -29,19 +27,7 @@ if TYPE_CHECKING:
     from batchlog.projections.tune.views.audit import Audit
     from batchlog.projections.tune.state import TuneState
 
-File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
-Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
 RUN_FILES = ("findings.md", "changes.md")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the report commands to the `tune` group, those it does not hold yet (each build of the app asks again:
-    a command added twice would be listed twice)."""
-    held = {info.name for info in app.registered_commands}
-    for name, command in (("readme", readme_command), ("usage-report", usage_report_command),
-                          ("audit", audit_command)):
-        if name not in held:
-            app.command(name)(command)
 
 
 def _title(state: TuneState, folder: Path) -> str:
@@ -129,24 +115,10 @@ def _changes(adopted: tuple[str, ...], restored: tuple[str, ...]) -> tuple[tuple
     return tuple(said)
 
 
-def readme_command(
-    folder: Dir = DEFAULT_DIR,
-    store_url: Store = None,
-    log_name: LogName = None,
-    file: File = None,
-    at: At = None,
-    check: Check = False,
-    stdout: Annotated[bool, typer.Option("--stdout", help="print the README instead of writing it")] = False,
-    as_json: Json = False,
-) -> int:
-    """Rewrite the README's sections (where, plan, settings, map, batches, difficult, log, results, next)
-    between their batchlog markers. A README written from zen-finetune's template (its headings, no markers) is taken
-    over: each section replaces the text under its heading; a section deleted by hand is put back (--check names
-    it); a file with neither gets the whole layout once. --json: one object (file, up_to_date, written, sections by
-    name, adopted, restored; text with --stdout).
-
-    Example: batchlog tune readme --dir fixtures/tune-finished --stdout
-    """
+def readme_command(folder: Path, store_url: str | None, log_name: str | None, file: Path | None, at: int | None,
+                   check: bool, stdout: bool, as_json: bool) -> int:
+    """`tune readme`: the README's sections rewritten between their markers (a template's taken over), printed
+    (`stdout`) or checked (`check`)."""
     from batchlog.projections.tune.views.readme.document import sections, update
     from batchlog.projections.tune.views.status import Place
 
@@ -167,13 +139,9 @@ def readme_command(
     return _write_or_check(path, old, new, check, stdout, shown, _changes(updated.adopted, updated.restored))
 
 
-def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
-                         file: File = None, at: At = None, check: Check = False, as_json: Json = False) -> int:
-    """Write USAGE.md: model calls and tokens by model, by batch and by run, with totals. --json: one object
-    (file, up_to_date, written, and the figures: total, by_model, by_batch, by_run, runs_without_usage).
-
-    Example: batchlog tune usage-report --dir fixtures/tune-finished --check
-    """
+def usage_report_command(folder: Path, store_url: str | None, log_name: str | None, file: Path | None,
+                         at: int | None, check: bool, as_json: bool) -> int:
+    """`tune usage-report`: USAGE.md written (or checked) from the log."""
     from batchlog.projections.tune.views.usage import usage_figures, usage_markdown
 
     path = file if file is not None else folder / "USAGE.md"
@@ -187,13 +155,10 @@ def usage_report_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log
     return _write_or_check(path, _read(path, "usage report"), new, check, stdout=False, as_json=shown)
 
 
-def audit_command(folder: Dir = DEFAULT_DIR, store_url: Store = None, log_name: LogName = None,
-                  as_json: Json = False) -> int:
-    """Replay the tuning's log and check what a finished tuning promises, with the evidence (seq numbers).
-    Exit 0 every check holds, 1 a check fails, 3 the log cannot be trusted.
-
-    Example: batchlog tune audit --dir fixtures/tune-finished
-    """
+def audit_command(folder: Path = DEFAULT_DIR, store_url: str | None = None, log_name: str | None = None,
+                  as_json: bool = False) -> int:
+    """`tune audit`: the promises of a finished tuning checked on its replayed log, with the evidence; exit 0 every
+    check holds, 1 a check fails, 3 the log cannot be trusted. (Defaults as declared: tests call it as a function.)"""
     from batchlog.projections.tune.views.audit import LogReport, audit
 
     log = tune_log(folder, chosen(store_url, log_name))

@@ -1,0 +1,34 @@
+"""How the tuning's commands print what they did: their lines, or one JSON object with --json; a batch as
+`tune next-batch` shows it. No typer here (the fast lane's bodies use it)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import orjson
+
+from batchlog.projections.tune.batch_mjs import rules
+
+
+def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
+    """The lines on stdout, or `data` as one JSON object with --json; exit 0."""
+    if as_json:
+        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+    else:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_difficult: bool,
+               extra: dict[str, object] | None = None) -> int:
+    """A batch as next-batch shows it: the cases JSON on stdout when previewed (`out` None; with --json, the
+    batch's figures instead, and `extra` fields), and batch.mjs's summary lines on stderr."""
+    if as_json:
+        emit(True, [], {"batch": plan.number, "size": plan.size, "why": plan.why, "kind": plan.kind,
+                        "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
+                        "recorded": out is not None, "out": out, **(extra or {})})
+    elif out is None:
+        sys.stdout.write(rules.cases_json(plan))
+    sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))
+    return 0
