@@ -130,13 +130,13 @@ class Lane(NamedTuple):
         return reported(call, "--json" in args)
 
     def read(self, args: list[str]) -> Callable[[], int] | None:
-        """The call of the body `args` ask for; None: typer's to answer."""
+        """The call of the body `args` ask for (its module imported by the call, inside the error boundary); None:
+        typer's to answer."""
         parsed = self.parsed(args)
         if parsed is None:
             return None
         command, values = parsed
-        body = _attribute(command.body)
-        return lambda: body(**values)
+        return lambda: _attribute(command.body)(**values)
 
     def parsed(self, args: list[str]) -> tuple[Command, dict[str, Any]] | None:
         """The command `args` ask for and the value of each of its parameters, every value read and checked; None:
@@ -149,12 +149,21 @@ class Lane(NamedTuple):
                                                   (*path, words[0]) in self.groups):
             path, words = (*path, words[0]), words[1:]
         command = self.commands.get(path)
-        if command is None:
+        if command is None or not all(self._group_passes(path[:depth]) for depth in range(1, len(path))):
             return None
         values = _values(command.params, words)
-        if values is None or not _checked(command, values):
+        if values is None or not _checked(command.params, values) or not _combined(command, values):
             return None
         return command, values
+
+    def _group_passes(self, group: tuple[str, ...]) -> bool:
+        """Whether typer passes a group that runs a body of its own (`tune difficult`) on the way to one of its
+        commands: its options' defaults, which typer checks too (its body then does nothing)."""
+        command = self.commands.get(group)
+        if command is None:
+            return True
+        values = _values(command.params, [])
+        return values is not None and _checked(command.params, values)
 
 
 def _values(params: tuple[Param, ...], words: list[str]) -> dict[str, Any] | None:
@@ -211,16 +220,24 @@ def _read(param: Param, text: str) -> Any:
     return param.kind.read(text)
 
 
-def _checked(command: Command, values: dict[str, Any]) -> bool:
-    """Whether every check passes, each parameter's value replaced by what its check returns (a default's too, as
-    typer checks it; None never is: cli/options.py `Checked`), then the command's check of them all."""
+def _checked(params: tuple[Param, ...], values: dict[str, Any]) -> bool:
+    """Whether every parameter's check passes, each value replaced by what its check returns (a default's too, as
+    typer checks it; None never is: cli/options.py `Checked`)."""
     try:
-        for param in command.params:
+        for param in params:
             if param.check is not None and values[param.name] is not None:
                 values[param.name] = param.check(values[param.name])
+    except Exception:  # refused, or failed in any way: typer runs the same check again and reports it
+        return False
+    return True
+
+
+def _combined(command: Command, values: dict[str, Any]) -> bool:
+    """Whether the command's check of its values together passes."""
+    try:
         if command.check is not None:
             command.check(values)
-    except Exception:  # refused, or failed in any way: typer runs the same check again and reports it
+    except Exception:  # as in _checked
         return False
     return True
 

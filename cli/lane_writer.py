@@ -46,15 +46,20 @@ def walked(loop: str) -> tuple[Lane, dict[tuple[str, ...], str]]:
         subcommands = getattr(click_command, "commands", None)
         if subcommands is not None:
             groups.add(path)
-        if path and (subcommands is None or getattr(click_command, "invoke_without_command", False)):
+            if getattr(click_command, "chain", False):
+                left[path] = "its group chains its commands"
+                continue
+        if path and (subcommands is None or click_command.invoke_without_command):
             try:
-                commands[path] = _command(click_command)
+                commands[path] = command_of(click_command)
+                _command_source(_Source(), path, commands[path])  # every check and default can be written
             except NotLaned as why:
+                commands.pop(path, None)
                 left[path] = str(why)
-        elif path and click_command.callback is not None:
-            left[path] = "its group runs a callback of its own"  # the lane would skip it
+        elif click_command.callback is not None:
+            left[path] = "its group runs a callback of its own"  # which the lane would skip
     for path in list(commands):
-        if any(path[:depth] in left for depth in range(1, len(path))):  # under a group the lane cannot skip
+        if any(path[:depth] in left for depth in range(len(path))):  # under a group the lane cannot pass
             left[path] = "its group is left to typer"
             del commands[path]
     return Lane(loop, frozenset(groups), dict(sorted(commands.items()))), left
@@ -66,7 +71,8 @@ def _walk(command: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...]
         yield from _walk(sub, (*path, name))
 
 
-def _command(click_command: Any) -> Command:
+def command_of(click_command: Any) -> Command:
+    """The lane's entry of a click command typer made; NotLaned when the lane cannot read it as typer does."""
     callback = click_command.callback
     body = getattr(callback, "body", None)
     if body is None:
@@ -154,11 +160,10 @@ class _Source:
         if isinstance(value, Path):
             return f"{self.name(Path)}({str(value)!r})"
         if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple: a kind, a check
-            values = list(value)
-            while values and len(values) > len(value._fields) - len(value._field_defaults) and \
-                    values[-1] == value._field_defaults.get(value._fields[len(values) - 1], object()):
-                values.pop()
-            return f"{self.name(type(value))}({', '.join(self.of(item) for item in values)})"
+            fields, defaults, count = value._fields, value._field_defaults, len(value)
+            while count and fields[count - 1] in defaults and value[count - 1] == defaults[fields[count - 1]]:
+                count -= 1  # the fields at their defaults, from the last, left out
+            return f"{self.name(type(value))}({', '.join(self.of(item) for item in value[:count])})"
         if isinstance(value, tuple):
             return "(" + ", ".join(self.of(item) for item in value) + ("," if len(value) == 1 else "") + ")"
         if callable(value) and hasattr(value, "__qualname__"):
@@ -183,18 +188,20 @@ def _param_source(source: _Source, param: Param) -> str:
     return f"{source.name(Param)}({', '.join(words)})"
 
 
+def _command_source(source: _Source, path: tuple[str, ...], command: Command) -> str:
+    params = "".join(f"        {_param_source(source, param)},\n" for param in command.params)
+    check = f", {source.of(command.check)}" if command.check is not None else ""
+    return f"    {path!r}: {source.name(Command)}({command.body!r}, (\n{params}    ){check}),\n"
+
+
 def table_source(loop: str) -> str:
     """The module holding the lane of `loop`, as Python source."""
     lane, left = walked(loop)
     source = _Source()
-    entries = []
-    for path, command in lane.commands.items():
-        params = "".join(f"        {_param_source(source, param)},\n" for param in command.params)
-        check = f", {source.of(command.check)}" if command.check is not None else ""
-        entries.append(f"    {path!r}: {source.name(Command)}({command.body!r}, (\n{params}    ){check}),\n")
+    entries = [_command_source(source, path, command) for path, command in lane.commands.items()]
     groups = ", ".join(repr(group) for group in sorted(lane.groups))
     table = (f"LANE = {source.name(Lane)}({loop!r}, frozenset({{{groups}}}), {{\n" + "".join(entries) + "})\n")
-    left_said = "".join(f"\n    {' '.join(path)}: {why}" for path, why in sorted(left.items()))
+    left_said = "".join(f"\n    {' '.join((loop, *path))}: {why}" for path, why in sorted(left.items()))
     said = textwrap.fill(f"The fast lane's table of the `{loop}` commands (cli/lane.py): each command the lane "
                          "answers, with its parameters as the typer app declares them. Generated from the typer app by "
                          f"`{COMMAND}`: do not edit (tests/test_lane.py fails when it differs from what the app "

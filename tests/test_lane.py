@@ -15,13 +15,16 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+import typer
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from typing import Annotated
 
 import batchlog.cli.app
 from batchlog.cli.lane import Choice, File, Flag, Param, Text, Whole
-from batchlog.cli.lane_writer import table_path, table_source, walked
+from batchlog.cli.lane_writer import TABLES, NotLaned, command_of, table_path, table_source, walked
 from batchlog.cli.main import main
+from batchlog.cli.options import Checked, runs
 from batchlog.cli.tune.lane_table import LANE
 from tests.clirunner import Result
 
@@ -73,6 +76,11 @@ class TestTheTable:
             assert all(value.default == defaults[name] for name, value in signature.items()
                        if value.default is not inspect.Parameter.empty), path
 
+    def test_the_tunings_front_is_its_lane(self):
+        from batchlog.cli.loops import loop_named
+
+        assert loop_named("tune").front == f"{TABLES['tune']}:LANE"
+
     def test_a_changed_declaration_makes_the_table_stale(self, monkeypatch):
         import batchlog.cli.tune.commands as commands
 
@@ -81,6 +89,54 @@ class TestTheTable:
 
         assert "('usage',)" in table_path("tune").read_text(encoding="utf-8")
         assert "('usage',)" not in table_source("tune")
+
+
+def _body(value: object = None) -> int:
+    return 0
+
+
+def _declared(kind: type, option: typer.models.OptionInfo) -> object:
+    """The click command typer makes of a command whose one parameter, `value`, is declared so."""
+    app = typer.Typer(add_completion=False)
+
+    def declared(value=None):
+        """A command."""
+
+    declared.__annotations__ = {"value": Annotated[kind | None, option], "return": int}
+    app.command()(runs(_body)(declared))
+    return typer.main.get_command(app)
+
+
+class TestWhatTheLaneLeavesToTyper:
+    """A parameter the lane cannot read exactly as typer does leaves its command to typer, with the reason."""
+
+    @pytest.mark.parametrize("kind, settings, why", [
+        (str, {"envvar": "VALUE"}, "read from elsewhere"),
+        (str, {"is_eager": True}, "read from elsewhere"),
+        (str, {"callback": lambda value: value}, "not a check"),
+        (Path, {"exists": True}, "a path with checks of its own"),
+        (float, {}, "a type the lane does not read"),
+    ])
+    def test_a_parameter_it_cannot_read(self, kind, settings, why):
+        command = _declared(kind, typer.Option("--value", **settings))
+
+        with pytest.raises(NotLaned, match=why):
+            command_of(command)
+
+    def test_a_parameter_it_reads(self):
+        command = _declared(int, typer.Option("--value", min=2, callback=Checked(int).callback))
+
+        assert command_of(command).params == (Param("value", ("--value",), Whole(2), check=int),)
+
+    def test_a_function_that_runs_no_body(self):
+        app = typer.Typer(add_completion=False)
+
+        @app.command()
+        def plain() -> int:
+            return 0
+
+        with pytest.raises(NotLaned, match="runs no body"):
+            command_of(typer.main.get_command(app))
 
 
 # ─── every command on the lane, and no typer ─────────────────────────────────

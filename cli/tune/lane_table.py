@@ -3,7 +3,7 @@ the typer app declares them. Generated from the typer app by `python -m batchlog
 edit (tests/test_lane.py fails when it differs from what the app declares).
 
 Left to typer:
-    watch: its typer function runs no body of its own (cli/options.py `runs`)
+    tune watch: its typer function runs no body of its own (cli/options.py `runs`)
 """
 
 from pathlib import Path
