@@ -110,7 +110,7 @@ class TestRacingCommands:
         started = collections.Counter(line["data"]["run"] for line in log_lines(raced / "finetune" / "events.jsonl")
                                       if line["type"] == "tune.run_started")
         assert acknowledged and all(started[name] == 1 for name in acknowledged)
-        assert len(acknowledged) > len(started), "the racers never collided on a run start"
+        assert len(acknowledged) > len(set(acknowledged)), "the racers never collided on a run start"
 
     def test_every_acknowledged_batch_is_the_one_the_log_holds(self, raced):
         built = {line["data"]["number"]: line["data"]["new"] + line["data"]["recheck"]
@@ -119,7 +119,9 @@ class TestRacingCommands:
 
         assert written
         for path in written:
-            number = int(path.parent.name[5:7])
+            # The batch the command recorded, as its plan.json says: a racer whose `tune next` was read before
+            # another racer took the loop further builds the batch that is next by then, whatever its -o names.
+            number = orjson.loads((path.parent / "plan.json").read_bytes())["batch"]
             assert [case["id"] for case in orjson.loads(path.read_bytes())["batch"]] == built[number]
 
 
