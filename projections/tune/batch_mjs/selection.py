@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from batchlog.projections.control_chars import named_in_commands
 from batchlog.projections.errors import BadInput
 
 
@@ -47,6 +48,9 @@ def check_listed_cases(cases: Sequence[Any], source: str) -> None:
         if problem is not None:
             raise BadInput(f"{source}: case {number} {problem}: give every case an \"id\" ({ID_RULE})",
                            file=source, case=number)
+        unprintable = named_in_commands(f"case {number}'s id {case_id!r}", case_id)
+        if unprintable is not None:  # batch.mjs takes any string: a deliberate difference (README)
+            raise BadInput(f"{source}: {unprintable}: give it an id without one", file=source, case=number)
         if case_id in seen:
             raise BadInput(f"{source}: cases {seen[case_id]} and {number} have the same id {case_id!r}: "
                            "every id must be unique", file=source, case=case_id)
