@@ -49,7 +49,11 @@ class _Shown:
         for param in self.get_params(ctx):  # type: ignore[attr-defined]
             if param.param_type_name == "argument":
                 pieces.append(_usage_name(param))
-        return pieces + getattr(self, "_after_params", [])
+        return pieces + self.usage_tail()
+
+    def usage_tail(self) -> list[str]:
+        """What the usage line shows after the arguments (a group: its subcommand)."""
+        return []
 
     def format_help_text(self, ctx: Any, formatter: Any) -> None:
         text = inspect.cleandoc(self.help or "").partition("\f")[0]  # type: ignore[attr-defined]
@@ -80,8 +84,7 @@ class Command(_Shown, TyperCommand):
 class Group(_Shown, TyperGroup):
     """A batchlog group of commands (see the module's docstring)."""
 
-    @property
-    def _after_params(self) -> list[str]:
+    def usage_tail(self) -> list[str]:
         return [self.subcommand_metavar]
 
     def format_options(self, ctx: Any, formatter: Any) -> None:

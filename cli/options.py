@@ -10,6 +10,7 @@ import typer
 
 from batchlog.cli import store
 
+
 class Within:
     """The bounds of a whole number (None: unbounded), kept by `check`, a typer callback: a number outside them is
     a usage error (exit 2) naming them. Used instead of typer's own `min=`/`max=`, which print the range beside
@@ -36,6 +37,8 @@ def whole(name: str, help: str, *, metavar: str = "N", least: int | None = None,
 
 Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout (errors: one on stderr)")]
 At = Annotated[int | None, whole("--at", "the view as the log stood after event SEQ", metavar="SEQ", least=1)]
+
+
 def _checked(check: Callable[[str], str]) -> Callable[[str | None], str | None]:
     """A typer callback: `check`'s ValueError is a usage error (exit 2) naming the fix, before anything is read."""
 
@@ -75,7 +78,9 @@ def folder_callback(what: str) -> Callable[[Path | None], Path | None]:
     check = _checked(printable(what, "rename the folder"))
 
     def callback(value: Path | None) -> Path | None:
-        return None if value is None else Path(check(str(value)) or "")
+        if value is not None:
+            check(str(value))
+        return value
 
     return callback
 
