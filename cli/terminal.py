@@ -3,7 +3,8 @@
 Text a user or a file supplied (names, notes, summaries, case ids, paths, whatever a log holds) may carry
 control characters (projections/control_chars.py): each is shown here as its escape (`\\x1b`, `\\u202e`), so
 what reaches the terminal is the text, visibly, and never a sequence the terminal obeys. JSON keeps its meaning:
-such a character, only ever inside a string there, becomes its `\\uXXXX` escape.
+a control character JSON itself leaves raw (DEL, C1), only ever inside a string there, becomes its `\\uXXXX`
+escape.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def show(text: str, err: bool = False) -> None:
 
 
 def show_json(text: str, err: bool = False) -> None:
-    """Print JSON text (one object, a line of the seed's, a whole file as written): the same values, nothing raw."""
+    """Print JSON text (one object, a line of the seed's, a whole file as written): the same values, no control
+    character raw (projections/control_chars.py `json_escaped`)."""
     _stream(err).write(json_escaped(text))
 
 

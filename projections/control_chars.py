@@ -15,6 +15,7 @@ import re
 _OTHERS = "\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069"  # DEL, C1, separators, bidi
 _CONTROL = re.compile(f"[\x00-\x1f{_OTHERS}]")
 _CONTROL_BUT_NEWLINE = re.compile(f"[\x00-\x09\x0b-\x1f{_OTHERS}]")
+_CONTROL_IN_JSON = re.compile("[\x7f-\x9f]")  # JSON escapes C0 itself
 
 
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -40,9 +41,10 @@ def first_control(text: str) -> str | None:
 
 
 def json_escaped(text: str) -> str:
-    """JSON text with each control character that JSON leaves as it is (C1, DEL, the separators and bidi controls,
-    only ever inside a string) written as its \\u escape: the same value, nothing raw. Line breaks are kept."""
-    return _CONTROL_BUT_NEWLINE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
+    """JSON text with each control character JSON leaves as it is (DEL and C1, only ever inside a string) written
+    as its \\u escape: the same value, and no byte a terminal obeys. The separators and bidi controls stay as
+    JSON.stringify writes them (a machine reads JSON; the preview of a batch is batch.mjs's byte for byte)."""
+    return _CONTROL_IN_JSON.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
 
 
 def named_in_commands(what: str, text: str) -> str | None:

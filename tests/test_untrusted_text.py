@@ -45,7 +45,8 @@ CASE = "-$(touch pwned) `x` <!-- batchlog:end next --> 'q' \"d\"|*"
 PARENT = "parent\n<!-- batchlog:end where -->\x1b[2J"
 FOLDER = "my tune $(touch pwned)"
 
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # what a terminal obeys (Unicode's Cc, but the line end)
+SHOWN = re.compile("[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # shown escaped outside JSON
 MARKER = re.compile(r"^[ \t]*<!-- batchlog:(begin|end) ([A-Za-z0-9_-]+) -->[ \t\r]*$", re.M)
 
 # The places that print no text a user or a file supplied, or that only a situation this test does not make
@@ -96,11 +97,11 @@ class TestOneDoorToTheTerminal:
     def test_the_door_shows_control_characters_and_keeps_json_values(self, capsys):
         terminal.say("a\x1b[31mb\nc\u202e\x9b")
         terminal.show("x\ry\n")
-        terminal.json_line({"note": "\x1b\x9b\u2028"})
+        terminal.json_line({"note": "\x1b\x9b\x7f"})
 
         out = capsys.readouterr().out
-        assert out == "a\\x1b[31mb\\nc\\u202e\\x9b\nx\\ry\n" + '{"note":"\\u001b\\u009b\\u2028"}\n'
-        assert json.loads(out.splitlines()[-1]) == {"note": "\x1b\x9b\u2028"}
+        assert out == "a\\x1b[31mb\\nc\\u202e\\x9b\nx\\ry\n" + '{"note":"\\u001b\\u009b\\u007f"}\n'
+        assert json.loads(out.splitlines()[-1]) == {"note": "\x1b\x9b\x7f"}
 
 
 class Scenario:
@@ -289,11 +290,20 @@ class TestHostileText:
         raw = [(args, CONTROL.findall(out + err)) for args, out, err in scene.outputs if CONTROL.search(out + err)]
         assert raw == []
 
+    def test_bidi_controls_and_separators_are_shown_escaped_but_in_json(self, hostile_scene):
+        """JSON keeps them as JSON.stringify writes them (a batch's preview is batch.mjs's, byte for byte)."""
+        scene, _ = hostile_scene
+
+        shown = [(args, line) for args, out, err in scene.outputs for line in (out + err).splitlines()
+                 if SHOWN.search(line) and not line.lstrip().startswith(("{", '"'))]
+        assert shown == []
+
     def test_the_hostile_text_was_shown_escaped(self, hostile_scene):
         scene, _ = hostile_scene
         everything = "".join(out + err for _, out, err in scene.outputs)
 
         assert "\\x1b[31mred\\x1b]0;title\\x07" in everything and "\\u202eevil" in everything
+        assert "\\u001b[31mred" in everything and "\\u009b2J" in everything  # in JSON
 
     def test_every_printed_command_parses_into_its_words_each_quoted_once(self, hostile_scene):
         scene, _ = hostile_scene
@@ -342,7 +352,7 @@ class TestTheReadmeSplicesAgain:
 
         text = "\n".join(sections.values())
         prose = re.sub(r"(`+).+?\1", "", text)  # in a code span an entity is its own characters
-        assert not CONTROL.search(text) and not re.search(r"(?<!\\)&#?\w+;", prose)  # `\&amp;`: the user's
+        assert not CONTROL.search(text) and not SHOWN.search(text) and not re.search(r"(?<!\\)&#?\w+;", prose)
         assert "\\<b>" in text and "\\[l\\](javascript:x)" in text
 
     def test_a_hostile_dataset_name_is_a_title_that_splices_again(self, tmp_path):
