@@ -118,16 +118,34 @@ class TestRefusalHints:
     def test_a_store_and_a_log_given_are_carried_without_the_password(self, tmp_path, postgres_url, log_name):
         from urllib.parse import urlsplit
 
-        from batchlog.cli.store import without_password
+        from batchlog.engine.server_url import shown_address
 
         result = invoke("tune", "status", "--store", postgres_url, "--log", log_name, cwd=tmp_path)
 
         (command,) = hints(result.err)
         argv = shlex.split(command)
-        assert argv[argv.index("--store") + 1] == without_password(postgres_url)
+        assert argv[argv.index("--store") + 1] == shown_address(postgres_url)
         assert argv[argv.index("--log") + 1] == log_name
         password = urlsplit(postgres_url).password
         assert not password or password not in result.err
+
+    def test_a_quick_batch_hint_carries_the_store_and_the_log(self, tmp_path, postgres_url, log_name):
+        """A run folder holding the seed's batch.jsonl: the import it names reaches the log the refused command
+        was given."""
+        from batchlog.engine.server_url import shown_address
+
+        run_dir = tmp_path / "runs" / "my run"
+        run_dir.mkdir(parents=True)
+        (run_dir / "batch.jsonl").write_text("")
+
+        on_file = invoke("quick-batch", "next", "--run-dir", "runs/my run", cwd=tmp_path)
+        on_server = invoke("quick-batch", "next", "--run-dir", "runs/my run", "--store", postgres_url, "--log",
+                           log_name, cwd=tmp_path)
+
+        assert hints(json.loads(on_file.err)["message"]) == ["batchlog quick-batch import --run-dir 'runs/my run'"]
+        assert hints(json.loads(on_server.err)["message"]) == [shlex.join(
+            ["batchlog", "quick-batch", "import", "--run-dir", "runs/my run", "--store", shown_address(postgres_url),
+             "--log", log_name])]
 
     def test_the_tunings_commands_are_built_in_one_place(self):
         """No module of the tuning but projections/tune/printed.py writes a command with its arguments: a command
