@@ -64,12 +64,12 @@ def seed_reported(command: Callable[[], int]) -> int:
 
 def _named(error: BaseException) -> tuple[str, str, dict[str, object]]:
     """(code, message, fields) of a named error; an unnamed one is a bug and says so."""
-    from batchlog.cli.printed import completed
+    from batchlog.cli.printed import completed, completed_fields
     from batchlog.engine.errors import EngineError
     from batchlog.projections.errors import Refused
 
     if isinstance(error, (EngineError, Refused)):
-        return error.code, completed(error.message), error.fields
+        return error.code, completed(error.message), completed_fields(error.fields)
     return "internal_error", f"unexpected error: {type(error).__name__}: {error}", {}
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from batchlog.cli import store as stores
 from batchlog.cli.errors import reported
 from batchlog.cli.tune import views as tune_views
-from batchlog.cli.tune.log import DEFAULT_DIR, placing
+from batchlog.cli.tune.log import DEFAULT_DIR
 from batchlog.projections.control_chars import first_control
 
 # For each view, its options as cli/tune/commands.py declares them: None for a flag, "path" for a folder, "text" for a
@@ -49,7 +49,7 @@ def fast_view(args: list[str]) -> int | None:
         "next": lambda: tune_views.next_view(folder, at, as_json, store),
         "next-batch": lambda: tune_views.next_batch_view(folder, at, as_json, size, recheck, seed, store),
     }
-    return reported(lambda: placing(folder, store, calls[view]), as_json)
+    return reported(calls[view], as_json)
 
 
 def _store(store: object, log: object) -> stores.Store | None:

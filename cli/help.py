@@ -96,13 +96,11 @@ class App(typer.Typer):
     """A typer app whose groups are `Group`s and whose commands are `Command`s, with `-h` beside `--help` and plain
     text help (no rich markup)."""
 
-    def __init__(self, *, group_class: type[Group] = Group, command_class: type[Command] | None = None,
-                 **settings: Any) -> None:
-        super().__init__(cls=group_class, add_completion=False, rich_markup_mode=None,
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(cls=Group, add_completion=False, rich_markup_mode=None,
                          context_settings={"help_option_names": HELP_OPTIONS}, **settings)
-        self.command_class = command_class or Command
 
     def command(self, name: str | None = None, **settings: Any) -> Any:
-        settings.setdefault("cls", self.command_class)
+        settings.setdefault("cls", Command)
         settings.setdefault("context_settings", {"help_option_names": HELP_OPTIONS})
         return super().command(name, **settings)

@@ -4,8 +4,8 @@ carriage return overwrites a line, a newline breaks a README's line), the line a
 bidi controls (they make a line read otherwise than it is). Pure.
 
 `shown` writes each as its escape (`\\n`, `\\x1b`, `\\u202e`): the terminal's door (cli/terminal.py) and the README's
-(views/readme/facts.py) use it. A command printed for pasting may hold none of them: the folders and case ids
-it names are refused when they do (`named_in_commands`).
+(views/readme/facts.py) use it. A command printed for pasting may hold none of them: the folders and stores it
+names are refused when they do (`named_in_commands`), and case ids by the dataset's rule (tune/batch_mjs/selection.py).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def json_escaped(text: str) -> str:
 
 
 def named_in_commands(what: str, text: str) -> str | None:
-    """Why `text` (a folder, a case id: `what` says which) cannot be named in a printed command, None when it can:
+    """Why `text` (a folder, a store: `what` says which) cannot be named in a printed command, None when it can:
     a command must print as one line that pastes as it reads."""
     control = first_control(text)
     if control is None:

@@ -79,8 +79,9 @@ class TestInit:
         (({"id": "a"}, {"id": "a"}), "cases 1 and 2 have the same id 'a'"),
         (({"id": "a"}, {"class": "x"}), "case 2 has no id"),
         ((), "holds no cases"),
-        (({"id": "a"}, {"id": "b\x1b[2J"}), r"case 2's id 'b\\x1b\[2J' holds a control character \(\\x1b\)"),
-        (({"id": "a\nb"},), r"case 1's id 'a\\nb' holds a control character \(\\n\)"),
+        (({"id": "a"}, {"id": "b\x1b[2J"}),
+         r"case 2 has the id 'b\\x1b\[2J', which holds a control character \(\\x1b\)"),
+        (({"id": "a\nb"},), r"case 1 has the id 'a\\nb', which holds a control character \(\\n\)"),
     ])
     def test_a_bad_dataset_is_refused_naming_the_case(self, cases, message):
         with pytest.raises(BadInput, match=message):

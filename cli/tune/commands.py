@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import attrs
 import typer
 
-from batchlog.cli.help import App, Command, Group
+from batchlog.cli.help import App
 from batchlog.cli.options import At, Dir, Json, LogName, Store as StoreOption, folder_callback, whole
 from batchlog.cli.store import Store, chosen, shown
 from batchlog.cli.tune import reports
@@ -30,9 +30,8 @@ from batchlog.cli.tune.files import (
     write_text,
 )
 from batchlog.cli.loop_log import decided
-from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, placing, read_tuning, tune_log
+from batchlog.cli.tune.log import DEFAULT_DIR, decide_in, read_tuning, tune_log
 from batchlog.cli.tune.views import LARGEST, emit, next_batch_view, next_view, show_batch, status_view
-from batchlog.engine.errors import BadSetting
 from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.loop import (
@@ -56,36 +55,10 @@ from batchlog.projections.tune.views.status import difficult_rows
 if TYPE_CHECKING:
     from batchlog.cli.loops import Loop
 
-class _Placing:
-    """A `tune` command or group: the commands its refusals print carry the --dir, --store and --log it was given
-    (cli/tune/log.py `placing`), whichever command refused."""
-
-    def invoke(self, ctx: typer.Context) -> object:
-        params = ctx.params
-        folder = params.get("folder") or params.get("source") or DEFAULT_DIR
-        try:
-            store = chosen(params.get("store_url"), params.get("log_name"))
-        except BadSetting:  # a usage error of its own, said as such by the command
-            return super().invoke(ctx)  # type: ignore[misc]
-        return placing(folder, store, lambda: super(_Placing, self).invoke(ctx))  # type: ignore[misc]
-
-
-class TuneCommand(_Placing, Command):
-    """A `batchlog tune` command."""
-
-
-class TuneGroup(_Placing, Group):
-    """A group of `batchlog tune` commands."""
-
-
-def _app(**settings: object) -> App:
-    return App(group_class=TuneGroup, command_class=TuneCommand, **settings)
-
-
-app = _app(no_args_is_help=True, help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
-run_app = _app(no_args_is_help=True)
-difficult_app = _app(invoke_without_command=True)
-memory_app = _app(no_args_is_help=True)
+app = App(no_args_is_help=True, help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
+run_app = App(no_args_is_help=True)
+difficult_app = App(invoke_without_command=True)
+memory_app = App(no_args_is_help=True)
 app.add_typer(run_app, name="run", help="start a run of a batch (or the final check), grade a run")
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")

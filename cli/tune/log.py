@@ -5,7 +5,6 @@ without it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from batchlog.cli import store as stores
@@ -14,9 +13,8 @@ from batchlog.cli.loops import types_for
 from batchlog.cli.printed import remember
 from batchlog.engine.log import EventLog
 from batchlog.engine.registry import Registry
-from batchlog.projections.errors import Refused
 from batchlog.projections.tune.decider import TUNE, without_usage
-from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place, placed
+from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place
 from batchlog.projections.tune.state import TuneState
 
 DEFAULT_DIR = Path(DEFAULT_FOLDER)
@@ -24,17 +22,8 @@ DEFAULT_DIR = Path(DEFAULT_FOLDER)
 
 def place(folder: Path, store: stores.Store | None = None) -> Place:
     """Where the commands a tuning command prints find its tuning: the folder as given, and the --store and --log
-    it was given."""
+    that reach its log (`Store.printed`)."""
     return Place(str(folder), (store if store is not None else stores.chosen()).printed(folder))
-
-
-def placing(folder: Path, store: stores.Store | None, command: Callable[[], int]) -> int:
-    """Run `command`; a refusal it raises names its commands (projections/tune/printed.py) with the options that
-    reach this tuning's log (--dir, --store, --log), so that each runs as pasted."""
-    try:
-        return command()
-    except Refused as error:
-        raise placed(error, place(folder, store)) from None
 
 
 def tuning_types() -> Registry:

@@ -1,11 +1,11 @@
 """The commands the tuning prints for someone to paste: `tune next`'s step and its optional ones, the hints of its
 refusals, the README's next command. Built here only, every word quoted for the shell by one function
-(`shlex.quote`), and carrying the options that reach the same log (`--dir`, `--store`, `--log`, as the command
-that printed them was given them). Pure.
+(`shlex.quote`). Pure.
 
-A decision does not know where its tuning is: its refusal names its commands for the default place (a `Printed`
-in its `commands` field, its text between backticks in the message), and the CLI, which knows, says them for
-the place it was given (`placed`).
+`tune next` and the README carry the options that reach the same log (`--dir`, `--store`, `--log`) through a
+`Place`. A decision does not know where its tuning is: its refusal names its commands as `Printed` for the
+default place (in its `commands` field, and between backticks in its message), and the CLI's error boundary
+completes both with the words that reach the log the command opened (cli/printed.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import shlex
 
 from batchlog.engine.value import frozen
-from batchlog.projections.errors import Refused
 
 DEFAULT_FOLDER = "finetune"
 
@@ -21,12 +20,13 @@ DEFAULT_FOLDER = "finetune"
 @frozen
 class Place:
     """Where a printed command finds the tuning: its folder, and the options that name its log elsewhere than in
-    the folder (`--store URL --log NAME`, as the command that printed it was given them)."""
+    the folder (`--store URL --log NAME`: cli/store.py's `Store.printed`)."""
 
     folder: str = DEFAULT_FOLDER
     log_options: tuple[str, ...] = ()
 
     def words(self) -> tuple[str, ...]:
+        """The option words a printed command carries (`--dir` only when the folder is not the default)."""
         return (() if self.folder == DEFAULT_FOLDER else ("--dir", self.folder)) + self.log_options
 
 
@@ -61,15 +61,3 @@ def with_case(head: tuple[str, ...], case: str, rest: tuple[str, ...] = ()) -> P
     if case.startswith("-"):
         return Printed((*head, *rest), case)
     return Printed((*head, case, *rest))
-
-
-def placed(error: Refused, place: Place) -> Refused:
-    """`error` as said where the tuning is: each command in its `commands` field, in its message and in the field
-    itself, carrying the place's options. An error that prints no command is returned as it is."""
-    commands = [command for command in error.fields.get("commands", ()) if isinstance(command, Printed)]
-    if not commands or place == Place():  # none, or placed already
-        return error
-    message = error.message
-    for command in commands:
-        message = message.replace(f"`{command.text()}`", f"`{command.text(place)}`")
-    return type(error)(message, **{**error.fields, "commands": [command.text(place) for command in commands]})
