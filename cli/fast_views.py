@@ -17,6 +17,7 @@ from batchlog.cli import store as stores
 from batchlog.cli.errors import reported
 from batchlog.cli.tune import views as tune_views
 from batchlog.cli.tune.log import DEFAULT_DIR
+from batchlog.projections.control_chars import first_control
 
 # For each view, its options as cli/tune/commands.py declares them: None for a flag, "path" for a folder, "text" for a
 # word, else the range of a whole number (None: no largest).
@@ -97,7 +98,7 @@ def parse(args: list[str]) -> tuple[str, dict[str, Path | int | str | bool]] | N
 
 
 def _value(text: str, kind: tuple[int, int | None] | str) -> Path | int | str | None:
-    if not text or text.startswith("-"):
+    if not text or text.startswith("-") or first_control(text) is not None:  # typer says what is wrong with it
         return None
     if kind == "path":
         return Path(text)

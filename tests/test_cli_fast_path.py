@@ -196,7 +196,8 @@ class TestOptionsAgreeWithTyper:
 
     @staticmethod
     def typer_params(view: str) -> list:
-        """`tune VIEW`'s options as the typer app declares them (typer 0.29 keeps min, max and the annotation)."""
+        """`tune VIEW`'s options as the typer app declares them (typer 0.29 keeps the annotation and the declared
+        callback: a whole number's bounds are its `Within`, cli/options.py)."""
         import typer
 
         command = typer.main.get_command(batchlog.cli.app.build("tune")).commands["tune"].commands[view]
@@ -215,7 +216,8 @@ class TestOptionsAgreeWithTyper:
             elif kind is Path:
                 table[name] = "path"
             elif kind is int:
-                table[name] = (param.min, param.max)
+                bounds = param.type_descriptor.parameter_info.callback.__self__
+                table[name] = (bounds.least, bounds.largest)
             elif kind is str:
                 table[name] = "text"
             else:

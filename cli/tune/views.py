@@ -7,18 +7,16 @@ renders, and returns the exit code; errors are raised for the caller to report.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from batchlog.cli.store import Store, chosen
-from batchlog.cli.tune.log import read_tuning
+from batchlog.cli import terminal
+from batchlog.cli.store import Store
+from batchlog.cli.tune.log import place, read_tuning
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.refusals import require_tuning, require_unfinished
 from batchlog.projections.tune.batch_mjs.inputs import history
-from batchlog.projections.tune.views.status import Place, next_step, progress, progress_figures
+from batchlog.projections.tune.views.status import next_step, progress, progress_figures
 
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
 # and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
@@ -28,9 +26,9 @@ LARGEST = 2**53 - 1
 def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
     """The lines on stdout, or `data` as one JSON object with --json; exit 0."""
     if as_json:
-        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+        terminal.json_line(data)
     else:
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        terminal.say(*lines)
     return 0
 
 
@@ -45,9 +43,8 @@ def status_view(folder: Path, at: int | None, as_json: bool, size: int | None, s
 def next_view(folder: Path, at: int | None, as_json: bool, store: Store | None = None) -> int:
     """`tune next`: the one next step, in words, and the exact command to run; then the optional records around
     it (the usage a run still lacks is among them, hence the replay with usage)."""
-    place = Place(str(folder), (store if store is not None else chosen()).printed(folder))
     read = read_tuning(folder, at, store=store)
-    step = next_step(read.state, place, newer=None if read.newer is None else str(read.newer["first"]))
+    step = next_step(read.state, place(folder, store), newer=None if read.newer is None else str(read.newer["first"]))
     return emit(as_json, step.lines(), {**step.as_json(), **read.fields()})
 
 
@@ -70,6 +67,6 @@ def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_diffic
                         "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
                         "recorded": out is not None, "out": out, **(extra or {})})
     elif out is None:
-        sys.stdout.write(rules.cases_json(plan))
-    sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))
+        terminal.show_json(rules.cases_json(plan))
+    terminal.say(*rules.summary_lines(plan, out, has_difficult), err=True)
     return 0
