@@ -3,7 +3,8 @@ for a fast start."""
 
 from __future__ import annotations
 
-import sys
+import io
+from typing import Annotated
 
 import typer
 
@@ -18,13 +19,14 @@ Exit codes: 0 done, 1 refused (nothing written), 2 usage error, 3 the log cannot
 def build(first: str | None) -> typer.Typer:
     """The app with the group `first` names (`log`, or a loop's: cli/loops.py), or every group when it names none
     (for help). A group's module is imported only when its group is built, for a fast start."""
+    from batchlog.cli.help import App
     from batchlog.cli.loops import loops
 
-    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                      rich_markup_mode=None)
+    app = App(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False)
 
     @app.callback()
-    def groups() -> None:
+    def groups(version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
+                                                     help="print batchlog's version and exit")] = False) -> None:
         """A callback keeps the app a group of commands when it holds one (typer runs a lone command as the app)."""
 
     known = loops()
@@ -39,6 +41,15 @@ def build(first: str | None) -> typer.Typer:
     return app
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from batchlog import __version__
+        from batchlog.cli import terminal
+
+        terminal.say(f"batchlog {__version__}")
+        raise typer.Exit(0)
+
+
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; every error becomes a message and an exit code."""
     from batchlog.cli.errors import reported
@@ -48,6 +59,7 @@ def run(args: list[str]) -> int:
 
 def _run_typer(args: list[str]) -> int:
     """The typer app on `args`; click's usage errors and exits become exit codes, the rest is raised."""
+    from batchlog.cli import terminal
     from batchlog.cli.errors import EXIT_REFUSED, EXIT_USAGE
 
     try:
@@ -56,9 +68,11 @@ def _run_typer(args: list[str]) -> int:
     except typer.TyperException as error:  # click's usage errors: bad option, missing value, wrong type
         show = getattr(error, "show", None)
         if show is not None:
-            show()
+            shown = io.StringIO()
+            show(shown)
+            terminal.show(shown.getvalue(), err=True)
         else:
-            print(f"Error: {error.message}", file=sys.stderr)
+            terminal.say(f"Error: {error.message}", err=True)
         return error.exit_code if error.exit_code in (EXIT_USAGE, EXIT_REFUSED) else EXIT_USAGE
     except typer.Exit as error:
         return error.exit_code

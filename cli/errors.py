@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNTRUSTED = 0, 1, 2, 3
@@ -65,31 +64,35 @@ def seed_reported(command: Callable[[], int]) -> int:
 
 def _named(error: BaseException) -> tuple[str, str, dict[str, object]]:
     """(code, message, fields) of a named error; an unnamed one is a bug and says so."""
-    from batchlog.cli.printed import completed
+    from batchlog.cli.printed import completed, completed_fields
     from batchlog.engine.errors import EngineError
     from batchlog.projections.errors import Refused
 
     if isinstance(error, (EngineError, Refused)):
-        return error.code, completed(error.message), error.fields
+        return error.code, completed(error.message), completed_fields(error.fields)
     return "internal_error", f"unexpected error: {type(error).__name__}: {error}", {}
 
 
 def _batchlog_message(error: BaseException, code: int, as_json: bool) -> None:
     import orjson
 
+    from batchlog.cli import terminal
+
     kind, message, fields = _named(error)
     if as_json:
         body: dict[str, object] = {"error": kind, "message": message, "exit_code": code}
         body.update({k: v for k, v in fields.items() if k not in body})
-        sys.stderr.write(orjson.dumps(body, default=str).decode() + "\n")
+        terminal.show_json(orjson.dumps(body, default=str).decode() + "\n", err=True)
     else:
-        sys.stderr.write(f"batchlog: {message}\n")
+        terminal.say(f"batchlog: {message}", err=True)
 
 
 def _seed_message(error: BaseException, code: int) -> None:
     """The seed's refusal line (json.dumps' default separators, as the seed prints it)."""
+    from batchlog.cli import terminal
+
     _, message, fields = _named(error)
     body = {"status": "error", "message": message}
     if fields.get("halt_reason"):
         body["halt_reason"] = fields["halt_reason"]
-    print(json.dumps(body), file=sys.stderr)
+    terminal.show_json(json.dumps(body) + "\n", err=True)

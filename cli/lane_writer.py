@@ -23,6 +23,7 @@ from typing import Any, Literal, get_args, get_origin
 import typer
 from typer.core import TyperArgument, TyperOption
 
+from batchlog.cli import terminal
 from batchlog.cli.lane import Choice, Command, File, Flag, Lane, Param, Text, Whole
 from batchlog.cli.options import Checked
 
@@ -160,6 +161,11 @@ class _Source:
         if isinstance(value, Path):
             return f"{self.name(Path)}({str(value)!r})"
         if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple: a kind, a check
+            module = importlib.import_module(type(value).__module__)
+            constant = next((name for name, held in vars(module).items() if held is value and name.isupper()), None)
+            if constant is not None:  # a check its module names (cli/checks.py FOLDER): by that name
+                self.imports.setdefault(module.__name__, set()).add(constant)
+                return constant
             fields, defaults, count = value._fields, value._field_defaults, len(value)
             while count and fields[count - 1] in defaults and value[count - 1] == defaults[fields[count - 1]]:
                 count -= 1  # the fields at their defaults, from the last, left out
@@ -230,11 +236,11 @@ def main(argv: list[str] | None = None) -> int:
                 stale.append(str(path))
         elif args.write:
             path.write_text(source, encoding="utf-8")
-            print(f"{path}: written")
+            terminal.say(f"{path}: written")
         else:
-            sys.stdout.write(source)
+            terminal.show(source)
     if stale:
-        print(f"stale: {', '.join(stale)}: run {COMMAND}", file=sys.stderr)
+        terminal.say(f"stale: {', '.join(stale)}: run {COMMAND}", err=True)
     return 1 if stale else 0
 
 

@@ -4,12 +4,11 @@ loop's), and a decision appended under the log's lock. No typer or argparse here
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 
-from batchlog.cli import store as stores
+from batchlog.cli import store as stores, terminal
 from batchlog.cli.at_option import require_within_log
 from batchlog.cli.loops import types_for
 from batchlog.engine.value import frozen
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def _say(text: str) -> None:
-    print(text, file=sys.stderr)
+    terminal.say(text, err=True)
 
 
 def open_loop_log(decider: Decider, folder: Path, store: stores.Store | None = None, *, notes: bool = True) -> EventLog:

@@ -15,6 +15,10 @@ def main(argv: list[str] | None = None) -> int:
         from batchlog.cli.errors import reported
         from batchlog.cli.loops import loop_named
 
+        code = reported(lambda: _require_utf8(args), "--json" in args)
+        if code:
+            return code
+
         fronts: list[Callable[[list[str]], int | None] | None] = []
 
         def find_front() -> int:
@@ -34,6 +38,28 @@ def main(argv: list[str] | None = None) -> int:
     from batchlog.cli.app import run
 
     return run(args)
+
+
+def _require_utf8(args: list[str]) -> int:
+    """Refuse (a usage error, exit 2) an argument that is not valid UTF-8, naming the option it was given to:
+    Python hands such bytes over as lone surrogates, which no log, file or message can hold."""
+    for index, arg in enumerate(args):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as error:
+            from batchlog.engine.errors import BadSetting
+
+            byte = arg.encode("utf-8", "surrogateescape")[len(arg[: error.start].encode("utf-8", "surrogateescape"))]
+            option, equals, _ = arg.partition("=")
+            if arg.startswith("--") and equals and error.start > len(option):
+                where = f"the value of {option}"
+            elif index and args[index - 1].startswith("-") and args[index - 1] != "--":
+                where = f"the value of {args[index - 1]}"
+            else:
+                where = f"argument {index + 1}"
+            raise BadSetting(f"{where} is not valid UTF-8 (byte 0x{byte:02x} at position {error.start + 1}): "
+                             "batchlog takes arguments in UTF-8 only", argument=index + 1)
+    return 0
 
 
 def entry() -> None:

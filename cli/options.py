@@ -11,22 +11,15 @@ from typing import Annotated, Any
 import typer
 
 from batchlog.cli import store
-
-Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout (errors: one on stderr)")]
-At = Annotated[
-    int | None,
-    typer.Option("--at", min=1, metavar="SEQ", help="the view as the log stood after event SEQ"),
-]
-Dir = Annotated[Path, typer.Option("--dir", metavar="DIR",
-                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
+from batchlog.cli.checks import FOLDER, Within, check_store_url
 
 
 class Checked:
-    """`callback`, a typer callback, runs `check`, a typer-free check (a value, e.g. cli/tune/checks.py's, or a
-    module's function, e.g. cli/store.py's): its ValueError is a usage error (exit 2) naming the fix, before anything
-    is read; `hint` names the option in that message instead of click. The fast lane's table is generated from the
-    typer app: it finds `check` through the callback (`__self__`) and calls it itself (cli/lane_writer.py). (A bound
-    method, not the object: typer reads a callback's signature, which it takes only from a function or method.)"""
+    """`callback`, a typer callback, runs `check`, a typer-free check (a value, e.g. cli/checks.py's, or a module's
+    function, e.g. cli/store.py's): its ValueError is a usage error (exit 2) naming the fix, before anything is read;
+    `hint` names the option in that message instead of click. The fast lane's table is generated from the typer app:
+    it finds `check` through the callback (`__self__`) and calls it itself (cli/lane_writer.py). (A bound method, not
+    the object: typer reads a callback's signature, which it takes only from a function or method.)"""
 
     def __init__(self, check: Callable[[Any], Any], hint: str | None = None) -> None:
         self.check, self.hint = check, hint
@@ -67,15 +60,29 @@ def runs(body: Callable[..., int], check: Callable[[Mapping[str, Any]], None] | 
     return declare
 
 
+def whole(name: str, help: str, *, metavar: str = "N", least: int | None = None, largest: int | None = None,
+          **settings: object) -> typer.models.OptionInfo:
+    """An option holding a whole number, its bounds checked by `Within` (cli/checks.py), its metavar plain (`N`, not
+    `<int>`)."""
+    return typer.Option(name, metavar=metavar, help=help, callback=Checked(Within(least, largest)).callback,
+                        **settings)
+
+
+Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout (errors: one on stderr)")]
+At = Annotated[int | None, whole("--at", "the view as the log stood after event SEQ", metavar="SEQ", least=1)]
+
+
 def log_address(metavar: str, help_text: str) -> typer.models.ArgumentInfo:
     """A `log ...` command's log address argument (a memory log refused: a usage error, exit 2)."""
     return typer.Argument(metavar=metavar, show_default=False, callback=Checked(store.check_log_address).callback,
                           help=help_text)
 
 
+Dir = Annotated[Path, typer.Option("--dir", metavar="DIR", callback=Checked(FOLDER).callback,
+                                   help="the tuning's folder (its files; its log DIR/events.jsonl unless --store)")]
 Store = Annotated[
     str | None,
-    typer.Option("--store", metavar="URL", callback=Checked(store.check_store).callback, show_default=False,
+    typer.Option("--store", metavar="URL", callback=Checked(check_store_url).callback, show_default=False,
                  help=store.store_help("the log is DIR/events.jsonl")),
 ]
 LogName = Annotated[

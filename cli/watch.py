@@ -8,14 +8,13 @@ terminal is drawn on, so no other command, and no JSON watch, pays for it.
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
-import orjson
 
+from batchlog.cli import terminal
 from batchlog.cli.errors import EXIT_OK
 from batchlog.cli.loop_log import refuse_another_loops, warn_newer
 from batchlog.engine.envelope import Event
@@ -48,7 +47,7 @@ class Watched:
 def run_watch(watched: Watched, as_json: bool) -> int:
     """Follow the loop's log until it ends: on the terminal, or as JSON Lines on stdout."""
     try:
-        if as_json or not sys.stdout.isatty():
+        if as_json or not terminal.is_terminal():
             return _json_lines(watched)
         return _on_screen(watched)
     except KeyboardInterrupt:
@@ -69,8 +68,8 @@ def _json_lines(watched: Watched) -> int:
             event = step.events[-1] if step.events else None
             line = {**watched.fields(step.state), **({"newer": newer} if newer else {}),
                     "event": None if event is None else event_row(event, registry)}
-            sys.stdout.write(orjson.dumps(line).decode() + "\n")
-            sys.stdout.flush()
+            terminal.json_line(line)
+            terminal.flush()
             if watched.ended(step.state):
                 return EXIT_OK
     return EXIT_OK
@@ -121,8 +120,8 @@ class _Notes:
     def read(self, step: Followed) -> dict[str, object] | None:
         """Say what `step` brings that was not said yet; the `newer` field of the JSON line (None: none)."""
         if not self.on_screen and step.note is not None and step.note != self.note:
-            sys.stderr.write(step.note + "\n")
-            sys.stderr.flush()
+            terminal.say(step.note, err=True)
+            terminal.flush()
         self.note = step.note
         if len(step.newer) != self.newer[0]:
             self.newer = (len(step.newer), warn_newer(self.log, step.newer))

@@ -20,12 +20,14 @@ def _pinned() -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):  # OverflowError: a time whose UTC falls before year 1 or after 9999
         raise ClockError(
-            f"{CLOCK_ENV}={raw!r} is not an ISO-8601 time: set it like 2026-12-02T16:00:00Z, or unset it",
+            f"{CLOCK_ENV}={raw!r} is not an ISO-8601 time from year 1 to 9999 in UTC: set it like "
+            "2026-12-02T16:00:00Z, or unset it",
             variable=CLOCK_ENV,
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment
 
 
 def now_datetime() -> datetime:
@@ -34,9 +36,10 @@ def now_datetime() -> datetime:
 
 
 def format_at(moment: datetime) -> str:
-    """An event's `at`: UTC with milliseconds, e.g. 2026-12-02T16:00:00.123Z."""
+    """An event's `at`: UTC with milliseconds, e.g. 2026-12-02T16:00:00.123Z; the year always in four digits
+    (strftime's %Y writes year 1 as "1" on glibc, which is no ISO-8601 time)."""
     moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return f"{moment.year:04d}-" + moment.strftime("%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def now() -> str:

@@ -285,9 +285,12 @@ class EventLog:
                 path=self.address, line=first.line,
             )
         if replayed.bad:
+            import shlex  # only when a log is refused, as in damage.py
+
+            quoted = shlex.quote(self.address)
             raise LogDamaged(
                 f"{self.address} has {replayed.bad} damaged line(s) before its end: run `batchlog log verify "
-                f"{self.address}` to see them, then `batchlog log salvage {self.address}`",
+                f"{quoted}` to see them, then `batchlog log salvage {quoted}`",
                 path=self.address, bad=replayed.bad,
             )
 

@@ -86,8 +86,11 @@ def _verified(src: EventLog, registry: Registry) -> Report:
     report = verify(src, registry)
     if not report.trusted:
         first = report.problems[0]
+        import shlex
+
+        quoted = shlex.quote(src.address)
         raise MigrateRefused(f"{src.address} does not verify ({first.message}): nothing was copied; run `batchlog "
-                             f"log verify {src.address}`, then `batchlog log salvage {src.address}`, and migrate "
+                             f"log verify {quoted}`, then `batchlog log salvage {quoted}`, and migrate "
                              "the salvaged log", path=src.address, line=first.line)
     return report
 

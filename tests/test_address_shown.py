@@ -195,7 +195,16 @@ PLACES = {
     ("engine/follow.py", "tail_of", "log.address"): RENDERED,
     ("engine/follow.py", "_note", "reader.address"): RENDERED,  # the follower's recorder's: the log's own
     ("engine/recorders/postgresql_follow.py", "_lost", "self.recorder.address"): RENDERED,
+    ("cli/checks.py", "__call__", "value"): NOT_AN_ADDRESS,  # a whole number out of its bounds
+    ("cli/lane_writer.py", "main", "source"): NOT_AN_ADDRESS,  # the lane's table as Python source
+    # click's usage text, printed through the terminal's door: a store in it is in cli/store.py's words, rendered
+    ("cli/app.py", "_run_typer", "shown"): RENDERED,
+    # `tune next`'s command with its control characters escaped: its --store is `Store.printed`'s, rendered
+    ("projections/tune/views/readme/sections.py", "next_section", "shown(step.command)"): RENDERED,
 }
+
+
+TERMINAL = ("say", "show", "show_json", "json_line")  # cli/terminal.py's: every line batchlog prints
 
 
 def _is_place(expression: ast.expr) -> bool:
@@ -211,7 +220,8 @@ def _is_place(expression: ast.expr) -> bool:
 
 def _shown_in(node: ast.AST) -> list[ast.expr]:
     """The expressions `node` shows: an f-string's values, keyword arguments, a dict's values, and the arguments
-    of a print, an error or another object a message is made from (a call of a capitalised name)."""
+    of a print (cli/terminal.py's, `TERMINAL`), an error or another object a message is made from (a call of a
+    capitalised name)."""
     if isinstance(node, ast.FormattedValue):
         return [node.value]
     if isinstance(node, ast.Dict):
@@ -219,8 +229,8 @@ def _shown_in(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.Call):
         callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         named = [keyword.value for keyword in node.keywords if keyword.arg]
-        messages = callee == "print" or callee[:1].isupper() or callee in ("refuse_damaged", "unacknowledged_note",
-                                                                           "require_within_log")
+        messages = callee == "print" or callee[:1].isupper() or callee in (
+            *TERMINAL, "refuse_damaged", "unacknowledged_note", "require_within_log")
         return named + (list(node.args) if messages else [])
     return []
 

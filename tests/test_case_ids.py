@@ -1,6 +1,7 @@
-"""Every case id batchlog reads from a file keeps the dataset's rule (a non-empty string), or the command is
-refused naming the file and the case, and nothing is written (issue 23, item 15: `tune import` took `null` and
-numbers from a run's cases.json, and `tune readme` then failed, `tune status` counted 3 used of 2)."""
+"""Every case id batchlog reads from a file keeps the dataset's rule (a non-empty string with no control character,
+which no command batchlog prints could name on one line), or the command is refused naming the file and the case,
+and nothing is written (issue 23, item 15: `tune import` took `null` and numbers from a run's cases.json, and `tune
+readme` then failed, `tune status` counted 3 used of 2)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from tests.clirunner import invoke
 
 CLOCK = {"BATCHLOG_CLOCK": "2026-12-03T10:00:00Z", "BATCHLOG_DEBUG": ""}
-BAD_IDS = {"null": None, "a number": 7, "empty": "", "true": True, "a list": ["a"], "an object": {"id": "a"}}
+BAD_IDS = {"null": None, "a number": 7, "empty": "", "true": True, "a list": ["a"], "an object": {"id": "a"},
+           "a control character": "b\x1b[2J"}
 RUN = "batch01-nomem-run1"
 
 
@@ -79,7 +81,7 @@ class TestEveryReaderOfCaseIds:
 
         result = invoke("tune", "init", "--dataset", dataset, "--dir", tmp_path / "t", env=CLOCK)
 
-        assert result.code == 1 and result.err.startswith("batchlog: ../dataset.json: case 2 "), result.err  # as logged
+        assert result.code == 1 and result.err.startswith(f"batchlog: {dataset}: case 2 "), result.err  # as typed
         assert "a case's id is a non-empty string" in result.err
         assert not (tmp_path / "t").exists()
 

@@ -135,8 +135,12 @@ class TestMemoryIsNoStoreOfTheCli:
 # ─── every place that names a command ────────────────────────────────────────
 
 
+BUILDERS = {"tune", "with_case"}  # projections/tune/printed.py's: a `Printed` command of the tuning
+
+
 def command_sites() -> dict[tuple[str, str], int]:
-    """(file, function) -> how many strings there name a `batchlog ...` command between backticks."""
+    """(file, function) -> how many strings there name a `batchlog ...` command between backticks, and how many
+    commands it builds with the tuning's builders (`BUILDERS`), which its messages name as `{command}`."""
     sites: dict[tuple[str, str], int] = {}
     for layer in ("engine", "projections", "cli"):
         for path in sorted((ROOT / layer).rglob("*.py")):
@@ -151,6 +155,10 @@ def command_sites() -> dict[tuple[str, str], int]:
                             and id(node) not in docstrings):
                         key = (path.relative_to(ROOT).as_posix(), name)
                         sites[key] = sites.get(key, 0) + (function is not tree or not _inside_function(tree, node))
+                    builds = isinstance(node, ast.Call) and getattr(node.func, "id", None) in BUILDERS
+                    if builds and function is not tree:
+                        key = (path.relative_to(ROOT).as_posix(), name)
+                        sites[key] = sites.get(key, 0) + 1
     return {key: count for key, count in sites.items() if count}
 
 
@@ -159,9 +167,10 @@ def _inside_function(tree: ast.AST, target: ast.AST) -> bool:
 
 
 # How each place's commands reach the same log. "hint": a refusal's hint of a loop's command, completed at the
-# error boundary (cli/printed.py), each triggered in TestHintsReachTheSameLog; "address": a `batchlog log ...`
-# command naming the log by its address, which the engine renders (engine/server_url.py): its address is the
-# log's; "prose": a command named in words (help, README or USAGE text), not a command line to paste.
+# error boundary (cli/printed.py), each triggered in TestHintsReachTheSameLog; "next": `tune next`'s commands and
+# the README's, which carry the words of a `Place` (TestOnAServer); "address": a `batchlog log ...` command naming
+# the log by its address, which the engine renders (engine/server_url.py): its address is the log's; "prose": a
+# command named in words (help, README or USAGE text), not a command line to paste.
 SITES = {
     ("engine/damage.py", "refuse_damaged"): (2, "address"),
     ("engine/log.py", "_refuse_untrusted"): (2, "address"),
@@ -178,16 +187,20 @@ SITES = {
     ("projections/tune/decide/loop.py", "_require_last_run_graded"): (1, "hint"),
     ("projections/tune/decide/loop.py", "start_run"): (1, "hint"),
     ("projections/tune/decide/loop.py", "_check_half_order"): (3, "hint"),
-    ("projections/tune/decide/loop.py", "start_final"): (2, "hint"),
+    ("projections/tune/decide/loop.py", "start_final"): (1, "hint"),
     ("projections/tune/decide/loop.py", "grade_run"): (1, "hint"),
     ("projections/tune/decide/records.py", "fix_difficult"): (1, "hint"),
     ("projections/tune/decide/refusals.py", "require_tuning"): (1, "hint"),
     ("projections/tune/decide/refusals.py", "require_unfinished"): (1, "hint"),
     ("projections/tune/decide/refusals.py", "require_run"): (1, "hint"),
+    ("projections/tune/decide/refusals.py", "require_listed_after_final"): (1, "hint"),
     ("projections/tune/decide/regrade.py", "regrade_run"): (1, "hint"),
     ("projections/tune/views/readme/document.py", "layout"): (1, "prose"),
     ("projections/tune/views/readme/results.py", "_tokens_line"): (3, "prose"),
     ("projections/tune/views/usage.py", "usage_markdown"): (1, "prose"),
+    ("projections/tune/views/status.py", "_required"): (1, "next"),
+    ("projections/tune/views/status.py", "_optional"): (2, "next"),
+    ("projections/tune/views/status.py", "_command"): (1, "next"),
 }
 
 
@@ -201,6 +214,17 @@ T = ["--dir", "my-tune"]
 GRADED = [["tune", "run", "grade", "batch03-nomem-run1", "--verdict", "PASSED", *T]]
 MEM_PASSED = [*GRADED, ["tune", "run", "start", "--batch", "3", "--kind", "mem", *T],
               ["tune", "run", "grade", "batch03-mem-run1", "--verdict", "PASSED", *T]]
+# A tuning of three cases in `small` whose final check got the case `-b` wrong (an id that only after `--` is an
+# argument: the hint's options go before it).
+S = ["--dir", "small"]
+THREE_CASES = {"cases": [{"id": "a"}, {"id": "-b"}, {"id": "c"}]}
+FAILED_FINAL = [["tune", "init", "--dataset", "three.json", *S],
+                ["tune", "next-batch", "-o", "small/runs/batch01-nomem-run1/cases.json", *S],
+                ["tune", "run", "grade", "batch01-nomem-run1", "--verdict", "PASSED", *S],
+                ["tune", "run", "start", "--batch", "1", "--kind", "mem", *S],
+                ["tune", "run", "grade", "batch01-mem-run1", "--verdict", "PASSED", *S],
+                ["tune", "memory", "keep", "--batch", "1", "--nodes", "9", *S], ["tune", "run", "start", "--final", *S],
+                ["tune", "run", "grade", "final-run1", "--verdict", "WRONG", "--wrong=-b", *S]]
 TRIGGERS = {
     "_require_last_run_graded": ([], ["tune", "run", "start", "--batch", "3", "--kind", "mem", *T],
                                  "batchlog tune run grade batch03-nomem-run1"),
@@ -224,6 +248,8 @@ TRIGGERS = {
     "_require_memory_kept": (MEM_PASSED, ["tune", "next-batch", "-o", "my-tune/b.json", *T],
                              "batchlog tune memory keep --batch 3"),
     "start_final": (GRADED, ["tune", "run", "start", "--final", *T], "batchlog tune next-batch"),
+    "require_listed_after_final": (FAILED_FINAL, ["tune", "run", "start", "--final", *S],
+                                   "batchlog tune difficult add"),
     "require_tuning": ([], ["tune", "status", "--dir", "empty"], "batchlog tune init"),
 }
 FINISHED = {
@@ -244,10 +270,12 @@ def test_every_function_with_a_hint_is_triggered():
 
 
 def hinted(message: str, start: str) -> list[str]:
-    """The words of the command between backticks in `message` that starts with `start`."""
+    """The words of the command between backticks in `message` that starts with `start`, up to a `--` (the words
+    after it are arguments)."""
     commands = [part for part in message.split("`")[1::2] if part.startswith(start)]
     assert commands, (start, message)
-    return shlex.split(commands[0])
+    words = shlex.split(commands[0])
+    return words[:words.index("--")] if "--" in words else words
 
 
 class TestHintsReachTheSameLog:
@@ -260,6 +288,7 @@ class TestHintsReachTheSameLog:
     def test_a_tuning_refusals_hint(self, tmp_path, name):
         shutil.copytree(FIXTURES / "tune-in-progress", tmp_path / "my-tune")
         (tmp_path / "empty").mkdir()
+        (tmp_path / "three.json").write_text(json.dumps(THREE_CASES), encoding="utf-8")
         setup, refused, start = TRIGGERS[name]
         for words in setup:
             assert invoke(*words, "--store", "file", cwd=tmp_path, env=self.ENV).code == 0, words
@@ -270,6 +299,19 @@ class TestHintsReachTheSameLog:
         folder = refused[refused.index("--dir") + 1]
         assert result.code == 1 and "s3cret" not in result.err
         assert words[-4:] == ["--dir", folder, "--store", "file"], result.err
+
+    def test_a_hints_words_go_before_its_double_dash(self, tmp_path):
+        """A case id that starts with "-" is named after `--`: the words that reach the log go before it."""
+        (tmp_path / "three.json").write_text(json.dumps(THREE_CASES), encoding="utf-8")
+        for words in FAILED_FINAL:
+            assert invoke(*words, "--store", "file", cwd=tmp_path, env=self.ENV).code == 0, words
+
+        result = invoke("tune", "run", "start", "--final", *S, "--store", "file", "--json", cwd=tmp_path, env=self.ENV)
+
+        (command,) = json.loads(result.err)["commands"]
+        assert shlex.split(command) == ["batchlog", "tune", "difficult", "add", "--reason", "wrong", "--run",
+                                        "final-run1", "--dir", "small", "--store", "file", "--", "-b"]
+        assert f"`{command}`" in json.loads(result.err)["message"]
 
     @pytest.mark.parametrize("name", sorted(FINISHED))
     def test_a_finished_tunings_hint(self, tmp_path, name):

@@ -79,10 +79,27 @@ class TestInit:
         (({"id": "a"}, {"id": "a"}), "cases 1 and 2 have the same id 'a'"),
         (({"id": "a"}, {"class": "x"}), "case 2 has no id"),
         ((), "holds no cases"),
+        (({"id": "a"}, {"id": "b\x1b[2J"}),
+         r"case 2 has the id 'b\\x1b\[2J', which holds a control character \(\\x1b\)"),
+        (({"id": "a\nb"},), r"case 1 has the id 'a\\nb', which holds a control character \(\\n\)"),
     ])
     def test_a_bad_dataset_is_refused_naming_the_case(self, cases, message):
         with pytest.raises(BadInput, match=message):
             decide(InitTuning("d.json", cases), TUNE.initial)
+
+    def test_a_dataset_is_named_as_it_was_typed(self):
+        with pytest.raises(BadInput, match="^/data/d.json holds no cases"):
+            decide(InitTuning("../../data/d.json", (), typed="/data/d.json"), TUNE.initial)
+
+    def test_a_max_batch_below_the_min_batch_is_refused_naming_both(self):
+        """batch.mjs's cfg() would raise maxBatch to minBatch in silence: asked for both, the tuning refuses."""
+        with pytest.raises(BadInput, match="--max-batch 2 is less than --min-batch 5"):
+            decide(InitTuning("d.json", CASES, None, 5, 2), TUNE.initial)
+
+    def test_a_max_batch_equal_to_the_min_batch_is_taken(self):
+        (started,) = decide(InitTuning("d.json", CASES, None, 5, 5), TUNE.initial)
+
+        assert (started.min_batch, started.max_batch) == (5, 5)
 
 
 class TestSelection:

@@ -48,7 +48,14 @@ from batchlog.cli.tune.log import tuning_state
 from batchlog.projections.tune.views.status import PLACEHOLDERS, next_step
 from tests.clirunner import invoke
 from tests.tune_helpers import shell_problems
-from tests.zenfolder import BatchMjsDriver, NodeResult, ZenFolder, batch_mjs_args, run_batch_mjs
+from tests.zenfolder import (
+    BatchMjsDriver,
+    NodeResult,
+    ZenFolder,
+    batch_mjs_args,
+    in_batchlog_words,
+    run_batch_mjs,
+)
 
 pytestmark = pytest.mark.usefixtures("needs_node")  # fails, not skips, with BATCHLOG_REQUIRE_SEEDS=1
 
@@ -227,7 +234,7 @@ class Comparison:
         mjs_plan = self.as_batch_mjs_builds(plan, result, out, size=size, recheck=recheck, seed=seed)
         summary = "\n".join(summary_lines(plan, out, history.difficult is not None)) + "\n"
         mjs_summary = "\n".join(summary_lines(mjs_plan, out, history.difficult is not None)) + "\n"
-        self.expect("summary", (result.code, result.err), (0, mjs_summary))
+        self.expect("summary", (result.code, in_batchlog_words(result.err)), (0, mjs_summary))
         if mirrored is not None:
             self.expect("batchlog next-batch summary", (mirrored.code, mirrored.err), (0, summary))
             self.expect("batchlog next-batch stdout", mirrored.out, cases_json(plan) if out is None else "")
@@ -482,7 +489,7 @@ def check_import(check: Comparison, workdir: Path) -> None:
     status, preview = check.node([]), check.node(["next"])
     mirrored_status, mirrored_preview = mirror.tune("status"), mirror.tune("next-batch")
     check.expect("status after import", (mirrored_status.code, mirrored_status.out), (status.code, status.out))
-    want = (preview.code, preview.out, preview.err)
+    want = (preview.code, preview.out, in_batchlog_words(preview.err))
     if preview.code == 0:  # where batch.mjs rechecks a case twice, batchlog's plan is the rules' (checked here)
         history = check.tuning.history()
         plan = next_batch(history)

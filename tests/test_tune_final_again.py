@@ -40,7 +40,8 @@ from batchlog.projections.tune.events import (
     UsageRecorded,
 )
 from batchlog.projections.tune.stage import current_half, reported_cases
-from batchlog.projections.tune.views.status import Place, next_step
+from batchlog.projections.tune.printed import Place
+from batchlog.projections.tune.views.status import next_step
 from tests.tune_helpers import fold as given
 from tests.tune_helpers import started
 

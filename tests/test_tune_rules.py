@@ -203,12 +203,13 @@ class TestText:
         plan = BatchPlan(2, 3, "why", "new", cases("x"), (), 4, 0)
 
         assert summary_lines(plan, "out/cases.json", False)[1:] == [
-            "batch.mjs: batch 2 -> out/cases.json", "  size      3 - why", "  new       x",
+            "next-batch: batch 2 -> out/cases.json", "  size      3 - why", "  new       x",
             "  recheck   (none - nothing used yet)", "  after it: 4 unused case(s), 0 difficult open "
-            "(no difficult.json yet)", "  warning: out is not named batch<NN>-nomem-run1 - next.mjs will not see it"]
+            "(no difficult list yet)", "  warning: out is not named batch<NN>-nomem-run1 - a run's folder is named "
+            "after its run"]
         assert summary_lines(plan, "runs/batch03-nomem-run1/cases.json", True)[-1] == \
             "  warning: this is batch 2; write it to batch02-nomem-run1/"
-        assert summary_lines(plan, None, True)[1] == "batch.mjs: batch 2 -> -"
+        assert summary_lines(plan, None, True)[1] == "next-batch: batch 2 -> -"
 
     def test_cases_and_plan_json_are_written_as_json_stringify_does(self):
         plan = BatchPlan(1, 2, "w", "new", ({"id": "é", "n": 1.0},), ({"id": "b"},), 0, 0)

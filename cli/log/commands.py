@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import shlex
-import sys
 from typing import Annotated
 
 import attrs
 import orjson
 import typer
 
+from batchlog.cli import terminal
 from batchlog.cli.at_option import require_within_log
 from batchlog.cli.loops import all_types, loops
-from batchlog.cli.options import At, Json, log_address
+from batchlog.cli.help import App
+from batchlog.cli.options import At, Json, log_address, whole
 from batchlog.engine.errors import NotALog
 from batchlog.engine.log import EventLog
 from batchlog.engine.verify import Receipt, verify
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app = App(no_args_is_help=True)
 
 SUMMARY_CHARS = 96
 
@@ -29,13 +30,13 @@ LogAddress = Annotated[
 
 
 def _say(text: str) -> None:
-    print(text, file=sys.stderr)
+    terminal.say(text, err=True)
 
 
 def _note_ignored(marker) -> None:
     """A marker of an unfinished command that was there and ignored (never obeyed) is said, once, on stderr."""
     if marker is not None and marker.ignored:
-        sys.stderr.write(f"note: {marker.ignored}\n")
+        terminal.say(f"note: {marker.ignored}", err=True)
 
 
 def _existing(address: str) -> EventLog:
@@ -79,11 +80,10 @@ def verify_command(
         doc = report.as_dict()
         if snapshots:
             doc["snapshots"] = [attrs.asdict(verdict) for verdict in verdicts]
-        sys.stdout.write(orjson.dumps(doc).decode() + "\n")
+        terminal.json_line(doc)
     else:
         _print_report(report)
-        for verdict in verdicts:
-            print(f"  snapshot {verdict.message}")
+        terminal.say(*(f"  snapshot {verdict.message}" for verdict in verdicts))
     return 0 if report.trusted and all(verdict.agrees is not False for verdict in verdicts) else 3
 
 
@@ -100,19 +100,16 @@ def _snapshot_verdicts(path) -> list:
 
 def _print_report(report) -> None:
     verdict = "trusted" if report.trusted else "NOT trusted"
-    print(f"{report.path}: {verdict}")
-    print(f"  lines   {report.lines}")
-    print(f"  events  {report.events} (last seq {report.last_seq})")
-    print(f"  from    {report.first_at or '-'}")
-    print(f"  to      {report.last_at or '-'}")
+    lines = [f"{report.path}: {verdict}", f"  lines   {report.lines}",
+             f"  events  {report.events} (last seq {report.last_seq})", f"  from    {report.first_at or '-'}",
+             f"  to      {report.last_at or '-'}"]
     if report.torn_bytes:
-        print(f"  torn    a last line of {report.torn_bytes} byte(s) was never finished: it is skipped, "
-              "and the next append removes it")
+        lines.append(f"  torn    a last line of {report.torn_bytes} byte(s) was never finished: it is skipped, "
+                     "and the next append removes it")
     unfinished = report.unfinished_part()
     if unfinished is not None:
-        print(f"  unfinished  {_unfinished_words(unfinished)}")
-    for problem in report.problems:
-        print(f"  problem {problem.message}")
+        lines.append(f"  unfinished  {_unfinished_words(unfinished)}")
+    terminal.say(*lines, *(f"  problem {problem.message}" for problem in report.problems))
 
 
 def _unfinished_words(part: dict) -> str:
@@ -154,37 +151,33 @@ def show_command(
             pass
         require_within_log(at, ended.position.seq, log.address)
     scan = log.scan(at=at, decode=False, describe=True, check_ids=True)  # names an edited line as verify does
-    out = sys.stdout
     for event in scan:
         if type_prefix and not event.type.startswith(type_prefix):
             continue
         if as_json:
-            row = {"seq": event.seq, "type": event.type, "v": event.v, "at": event.at, "id": event.id,
-                   "data": event.data}
-            out.write(orjson.dumps(row).decode() + "\n")
+            terminal.json_line({"seq": event.seq, "type": event.type, "v": event.v, "at": event.at, "id": event.id,
+                                "data": event.data})
         else:
-            out.write(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}\n")
-    for problem in scan.newer:
-        sys.stderr.write(f"warning: {problem.message}\n")
+            terminal.say(f"{event.seq:>6}  {event.at}  {event.type:<26}  {summary(event.data)}")
+    terminal.say(*(f"warning: {problem.message}" for problem in scan.newer), err=True)
     _note_ignored(scan.unfinished)
     if at is None and scan.unfinished.start is not None:  # shown as what it is, never as events
         part = {"from_line": scan.lines + 1, "lines": scan.unfinished.lines, "bytes": scan.unfinished.bytes}
         if as_json:
-            out.write(orjson.dumps({"unfinished_from_line": part["from_line"], "lines": part["lines"],
-                                    "bytes": part["bytes"], "message": _unfinished_words(part)}).decode() + "\n")
+            terminal.json_line({"unfinished_from_line": part["from_line"], "lines": part["lines"],
+                                "bytes": part["bytes"], "message": _unfinished_words(part)})
         else:
-            out.write(f"{'UNFINISHED':>6}  {_unfinished_words(part)}\n")
+            terminal.say(f"{'UNFINISHED':>6}  {_unfinished_words(part)}")
     # `log show` is the tool to inspect a damaged log: it keeps showing, and marks each damaged line.
     for problem in scan.problems:
         if as_json:
-            out.write(orjson.dumps({"damaged_line": problem.line, "problem": problem.code,
-                                    "message": problem.message}).decode() + "\n")
+            terminal.json_line({"damaged_line": problem.line, "problem": problem.code, "message": problem.message})
         else:
-            out.write(f"{'DAMAGED':>6}  line {problem.line}: {problem.message}\n")
+            terminal.say(f"{'DAMAGED':>6}  line {problem.line}: {problem.message}")
     if scan.bad:
         quoted = shlex.quote(log.address)
-        sys.stderr.write(f"warning: {scan.bad} damaged line(s), marked DAMAGED: run `batchlog log verify {quoted}`, "
-                         f"then `batchlog log salvage {quoted}`\n")
+        terminal.say(f"warning: {scan.bad} damaged line(s), marked DAMAGED: run `batchlog log verify {quoted}`, "
+                     f"then `batchlog log salvage {quoted}`", err=True)
     return 0
 
 
@@ -200,23 +193,22 @@ def head_command(path: LogAddress, as_json: Json = False) -> int:
         pass
     _note_ignored(scan.unfinished)
     if scan.unfinished.start is not None:
-        sys.stderr.write(f"note: {log.address} ends with part of a command that was never finished: the receipt "
-                         "names the last acknowledged event (the next append removes that part)\n")
+        terminal.say(f"note: {log.address} ends with part of a command that was never finished: the receipt "
+                     "names the last acknowledged event (the next append removes that part)", err=True)
     position = scan.position
     receipt = Receipt(position.seq, position.hash, position.at or "")
     if as_json:
-        sys.stdout.write(orjson.dumps({"receipt": receipt.render(), "seq": receipt.seq, "hash": receipt.hash,
-                                       "at": receipt.at}).decode() + "\n")
+        terminal.json_line({"receipt": receipt.render(), "seq": receipt.seq, "hash": receipt.hash, "at": receipt.at})
     else:
-        print(receipt.render())
+        terminal.say(receipt.render())
     return 0
 
 
 @app.command("salvage")
 def salvage_command(
     path: LogAddress,
-    to: Annotated[int | None, typer.Option("--to", min=0, metavar="SEQ",
-                                           help="keep the events through SEQ only (at most the last one before the damage)")] = None,
+    to: Annotated[int | None, whole("--to", "keep the events through SEQ only (at most the last one before the damage)",
+                                    metavar="SEQ", least=0)] = None,
     as_json: Json = False,
 ) -> int:
     """Cut a damaged log back to the events before its first damaged line (or through --to SEQ).
@@ -232,16 +224,14 @@ def salvage_command(
     log = _existing(path)
     done = salvage(path if log.path is None else log.path, all_types(), to=to, on_wait=_say)
     if as_json:
-        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+        terminal.json_line(attrs.asdict(done))
     elif done.damaged_copy is None:
-        print(f"{log.address}: {done.reason}; nothing was changed")
+        terminal.say(f"{log.address}: {done.reason}; nothing was changed")
     else:
         copy = log.path.parent / done.damaged_copy if log.path is not None else _renamed(log.address, done.damaged_copy)
-        print(f"{log.address}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
-              f"({done.dropped_bytes} bytes)")
-        print(f"  why      {done.reason}")
-        print(f"  original {copy} (untouched)")
-        print(f"  recorded log.salvaged as seq {done.event_seq}")
+        terminal.say(f"{log.address}: kept events 1..{done.kept_through_seq}, dropped {done.dropped_lines} line(s) "
+                     f"({done.dropped_bytes} bytes)", f"  why      {done.reason}", f"  original {copy} (untouched)",
+                     f"  recorded log.salvaged as seq {done.event_seq}")
     return 0
 
 
@@ -270,8 +260,8 @@ def migrate_command(
 
     done = migrate(source, destination, all_types(), on_wait=_say, on_note=_say)
     if as_json:
-        sys.stdout.write(orjson.dumps(attrs.asdict(done)).decode() + "\n")
+        terminal.json_line(attrs.asdict(done))
     else:
-        print(f"{done.source} -> {done.destination}: {done.events} event(s), {done.bytes} bytes, identical "
-              f"(last seq {done.last_seq})")
+        terminal.say(f"{done.source} -> {done.destination}: {done.events} event(s), {done.bytes} bytes, identical "
+                     f"(last seq {done.last_seq})")
     return 0

@@ -10,11 +10,11 @@ from __future__ import annotations
 import errno
 import json
 import os
-import sys
+import shlex
 from pathlib import Path
 from typing import Any
 
-from batchlog.cli import store as stores
+from batchlog.cli import store as stores, terminal
 from batchlog.cli.folders import LOG_NAME
 from batchlog.cli.loop_log import open_loop_log
 from batchlog.cli.loops import types_for
@@ -41,7 +41,7 @@ SEED_LOG_BYTES = 256 << 20
 
 
 def _say(message: str) -> None:
-    print(message, file=sys.stderr)
+    terminal.say(message, err=True)
 
 
 def read_batch_file(path: str) -> tuple[TargetLine, ...]:
@@ -135,5 +135,5 @@ def require_log(log: EventLog, run_dir: Path) -> None:
         raise BadInput(f"the batch in {run_dir.as_posix()} cannot be read: {error}")
     if (run_dir / SEED_BATCH_FILE).is_file():
         raise Refused(f"no batch in {run_dir.as_posix()}: it holds a skf-quick-batch.py {SEED_BATCH_FILE}; run "
-                      f"`batchlog quick-batch import --run-dir {run_dir.as_posix()}` first")
+                      f"`batchlog quick-batch import --run-dir {shlex.quote(run_dir.as_posix())}` first")
     raise Refused(f"no batch in {run_dir.as_posix()}: run start first")

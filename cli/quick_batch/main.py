@@ -25,7 +25,9 @@ def line(value: Any) -> str:
 
 
 def _emit(value: Any, stream: str = "stdout") -> None:
-    print(line(value), file=sys.stderr if stream == "stderr" else sys.stdout)
+    from batchlog.cli import terminal
+
+    terminal.show_json(line(value) + "\n", err=stream == "stderr")
 
 
 RUN = "_bmad-output/.skf-run/skf-quick-skill-x"
@@ -203,9 +205,10 @@ def _run(args: argparse.Namespace) -> int:
     elif args.cmd == "summarize":
         _emit(commands.summarize(Path(args.run_dir), Path(args.output_dir), store), args.target)
     elif args.cmd == "status":
+        from batchlog.cli import terminal
         from batchlog.cli.quick_batch.status import status
 
-        print(status(Path(args.run_dir), args.json, args.at, store), file=sys.stdout)
+        terminal.show(status(Path(args.run_dir), args.json, args.at, store) + "\n")
     elif args.cmd == "watch":
         from batchlog.cli.quick_batch.watch import watch  # here: no other subcommand imports the watch (nor rich)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from batchlog.cli.terminal import escaped_values
 from batchlog.cli.watch_screen import bar, clock_time, columns, duration, note_line, rows
 from batchlog.projections.quick_batch.watch import BatchWatch
 
@@ -15,7 +16,8 @@ DONE, FAILED, IN_PROGRESS, PENDING = ("█", "green"), ("▓", "red"), ("▒", "
 
 
 def batch_screen(view: BatchWatch, note: str | None) -> RenderableType:
-    """The whole screen of a batch."""
+    """The whole screen of a batch (every string from the log written as the terminal's door writes it)."""
+    view, note = escaped_values((view, note))
     title = Text.assemble((f"Quick batch {view.run_dir}", "bold"), f" · {view.workflow} · {view.source}")
     places = [(view.done, *DONE, "done"), (view.failed, *FAILED, "failed"),
               (view.in_progress, *IN_PROGRESS, "in progress"), (view.pending, *PENDING, "pending")]

@@ -61,7 +61,7 @@ def init_command(dataset: Path, limit: int | None, min_batch: int, max_batch: in
     """`tune init`: read the dataset, record the settings and the selection."""
     cases, name = read_dataset_and_name(dataset)
     command = InitTuning(path_from(folder, dataset), cases, limit, min_batch, max_batch, recheck, seed,
-                         max_retries, concurrency, name)
+                         max_retries, concurrency, name, typed=str(dataset))
     state = decide_in(folder, command, chosen(store_url, log_name))
     settings = state.settings
     assert settings is not None
@@ -158,7 +158,7 @@ def change_command(run: str, file: str, summary: str, lines: int | None, folder:
                    log_name: str | None, as_json: bool) -> int:
     """`tune change`: what a run's fix changed."""
     decide_in(folder, RecordChange(run, file, summary, lines), chosen(store_url, log_name))
-    counted = f" ({lines} lines)" if lines is not None else ""
+    counted = f" ({lines} {'line' if abs(lines) == 1 else 'lines'})" if lines is not None else ""
     return emit(as_json, [f"{run}: {file}{counted}: {summary}"],
                 {"run": run, "file": file, "summary": summary, "lines": lines})
 

@@ -2,7 +2,8 @@
 checks, called with the option's value (or, for a check of the whole command line, with every value by name) and
 raising ValueError with the message. No typer here: the typer commands run them through one adapter (cli/options.py
 `Checked`, a usage error, exit 2) and the fast lane (cli/lane.py) calls them as they are, leaving to typer whatever
-one refuses. Values, not closures, so that the lane's generated table names them (`NotAPlaceholder('--verdict')`).
+one refuses. Values, not closures, so that the lane's generated table names them (`NotAPlaceholder('--model')`).
+The checks every command shares: cli/checks.py.
 """
 
 from __future__ import annotations
@@ -47,6 +48,19 @@ class Count(NamedTuple):
         if not (digits.isascii() and digits.isdigit()) or int(value) > LARGEST:
             raise ValueError(f"{value!r} is not a whole number (at most {LARGEST})")
         return value
+
+
+class Verdict(NamedTuple):
+    """--verdict: the placeholder VERDICT pasted unchanged is refused naming the choices; a verdict is taken in any
+    case (`passed` is PASSED, the seed's word)."""
+
+    def __call__(self, value: str) -> str:
+        from batchlog.projections.tune.views.status import placeholder_refusal
+
+        refusal = placeholder_refusal("--verdict", value)
+        if refusal is not None:
+            raise ValueError(refusal)
+        return value.upper()
 
 
 class BatchOrFinal(NamedTuple):

@@ -13,21 +13,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from batchlog.cli.options import At, Checked, Dir, Json, LogName, Store as StoreOption, runs
+from batchlog.cli.checks import FOLDER
+from batchlog.cli.help import App
+from batchlog.cli.options import At, Checked, Dir, Json, LogName, Store as StoreOption, runs, whole
 from batchlog.cli.store import chosen
 from batchlog.cli.tune import actions, reports, views
-from batchlog.cli.tune.checks import BatchOrFinal, Count, NotAPlaceholder, RecordsNow
+from batchlog.cli.tune.checks import BatchOrFinal, Count, NotAPlaceholder, RecordsNow, Verdict as VerdictCheck
 from batchlog.cli.tune.log import DEFAULT_DIR
 from batchlog.cli.tune.views import LARGEST
 
 if TYPE_CHECKING:
     from batchlog.cli.loops import Loop
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
-run_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-difficult_app = typer.Typer(add_completion=False, rich_markup_mode=None, invoke_without_command=True)
-memory_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app = App(no_args_is_help=True, help="The tuning loop: batches, runs, grading, difficult list, memory, the next step.")
+run_app = App(no_args_is_help=True)
+difficult_app = App(invoke_without_command=True)
+memory_app = App(no_args_is_help=True)
 app.add_typer(run_app, name="run", help="start a run of a batch (or the final check), grade a run")
 app.add_typer(difficult_app, name="difficult", help="the difficult list: list, add, fix.\n\nExample: batchlog tune difficult --json")
 app.add_typer(memory_app, name="memory", help="the last good memory")
@@ -49,6 +50,16 @@ def _a_count(option: str):
     return Checked(Count(option), hint=option).callback
 
 
+# What grading and regrading a run share: the verdict, the wrong cases and the figures.
+Verdict = Annotated[str, typer.Option("--verdict", metavar="VERDICT",
+                                      callback=Checked(VerdictCheck(), hint="--verdict").callback,
+                                      help="PASSED, CORRECT, WRONG or VOID (any case)")]
+Wrong = Annotated[list[str] | None, typer.Option("--wrong", metavar="ID",
+                                                 help="a case it got wrong (repeat for each)")]
+LlmCalls = Annotated[int | None, whole("--llm-calls", "the model calls the run made", largest=LARGEST)]
+Tokens = Annotated[int | None, whole("--tokens", "the tokens the run used", largest=LARGEST)]
+SavedTwice = Annotated[int | None, whole("--saved-twice", "memories it saved that it already had",
+                                         largest=LARGEST)]
 File = Annotated[Path | None, typer.Option("--file", metavar="PATH", help="the file to write (default: in DIR)")]
 Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and print a diff when the file is stale")]
 
@@ -58,18 +69,16 @@ Check = Annotated[bool, typer.Option("--check", help="write nothing; exit 1 and 
 def init_command(
     dataset: Annotated[Path, typer.Option("--dataset", metavar="FILE", help="{\"cases\": [...]} (or \"samples\")",
                                           callback=_not_a_placeholder("--dataset"))],
-    limit: Annotated[int | None, typer.Option("--limit", max=LARGEST, metavar="N",
-                                              help="use the first N of the selection")] = None,
-    min_batch: Annotated[int, typer.Option("--min-batch", max=LARGEST,
-                                           help="new cases in batch 1, the smoke test")] = 3,
-    max_batch: Annotated[int, typer.Option("--max-batch", max=LARGEST,
-                                           help="the most new cases a batch grows to")] = 10,
-    recheck: Annotated[int, typer.Option("--recheck", max=LARGEST, help="earlier cases re-run in each batch")] = 3,
-    seed: Annotated[int, typer.Option("--seed", max=LARGEST, help="makes the choice of rechecks repeatable")] = 1,
-    max_retries: Annotated[int, typer.Option("--max-retries", max=LARGEST,
-                                             help="batches a difficult case gets")] = 3,
-    concurrency: Annotated[int | None, typer.Option("--concurrency", max=LARGEST, metavar="N",
-                                                    help="default min(max-batch + recheck, 16)")] = None,
+    limit: Annotated[int | None, whole("--limit", "use the first N of the selection", largest=LARGEST)] = None,
+    min_batch: Annotated[int, whole("--min-batch", "new cases in batch 1, the smoke test", largest=LARGEST)] = 3,
+    max_batch: Annotated[int, whole("--max-batch", "the most new cases a batch grows to (at least --min-batch)",
+                                    largest=LARGEST)] = 10,
+    recheck: Annotated[int, whole("--recheck", "earlier cases re-run in each batch", largest=LARGEST)] = 3,
+    seed: Annotated[int, whole("--seed", "makes the choice of rechecks repeatable", largest=LARGEST)] = 1,
+    max_retries: Annotated[int, whole("--max-retries", "batches a difficult case gets before it is stuck",
+                                      largest=LARGEST)] = 3,
+    concurrency: Annotated[int | None, whole("--concurrency", "cases run at the same time (default: "
+                                             "min(max-batch + recheck, 16))", largest=LARGEST)] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -84,15 +93,15 @@ def init_command(
 @app.command("status")
 @runs(views.status_command)
 def status_command(
-    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
-                                             help="the next size as -m would set it (as batch.mjs -m)")] = None,
+    size: Annotated[int | None, whole("-m", "the next size as next-batch -m SIZE would set it", metavar="SIZE",
+                                      least=1, largest=LARGEST)] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
     at: At = None,
     as_json: Json = False,
 ) -> int:
-    """The progress batch.mjs prints: selection, used, batches, next size and why, difficult, ahead.
+    """The tuning's progress: selection, used, batches, next size and why, difficult, ahead.
 
     Example: batchlog tune status --at 12
     """
@@ -101,12 +110,12 @@ def status_command(
 @app.command("next-batch")
 @runs(views.next_batch_command, check=RecordsNow(), hint="--at")
 def next_batch_command(
-    size: Annotated[int | None, typer.Option("-m", min=1, max=LARGEST, metavar="SIZE",
-                                             help="new cases, over the growth rule")] = None,
-    recheck: Annotated[int | None, typer.Option("-r", min=0, max=LARGEST, metavar="COUNT",
-                                                help="recheck cases")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, max=LARGEST, metavar="N",
-                                             help="seed of the rechecks")] = None,
+    size: Annotated[int | None, whole("-m", "new cases, over the growth rule", metavar="SIZE", least=1,
+                                      largest=LARGEST)] = None,
+    recheck: Annotated[int | None, whole("-r", "recheck cases, over the settings", metavar="COUNT", least=0,
+                                         largest=LARGEST)] = None,
+    seed: Annotated[int | None, whole("--seed", "seed of the rechecks, over the settings", least=0,
+                                      largest=LARGEST)] = None,
     out: Annotated[str | None, typer.Option("-o", metavar="FILE", help="record the batch; write FILE and plan.json",
                                             callback=_not_a_placeholder("-o"))] = None,
     folder: Dir = DEFAULT_DIR,
@@ -115,7 +124,7 @@ def next_batch_command(
     at: At = None,
     as_json: Json = False,
 ) -> int:
-    """The next batch by batch.mjs's rules: a preview on stdout, or with -o recorded and written.
+    """The next batch by the tuning's rules: a preview on stdout, or with -o recorded and written.
 
     Example: batchlog tune next-batch -o finetune/runs/batch01-nomem-run1/cases.json
     """
@@ -124,7 +133,7 @@ def next_batch_command(
 @run_app.command("start")
 @runs(actions.run_start_command, check=BatchOrFinal())
 def run_start_command(
-    batch: Annotated[int | None, typer.Option("--batch", max=LARGEST, metavar="N", help="the batch to run")] = None,
+    batch: Annotated[int | None, whole("--batch", "the batch to run", largest=LARGEST)] = None,
     kind: Annotated[str | None, typer.Option("--kind", metavar="nomem|mem", help="without or with memory")] = None,
     final: Annotated[bool, typer.Option("--final", help="the final check: the whole selection at once")] = False,
     folder: Dir = DEFAULT_DIR,
@@ -141,16 +150,14 @@ def run_start_command(
 @run_app.command("grade")
 @runs(actions.run_grade_command)
 def run_grade_command(
-    run: Annotated[str, typer.Argument(metavar="RUN", help="e.g. batch03-nomem-run1")],
-    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
-                                         callback=_not_a_placeholder("--verdict"))],
-    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
-    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
-    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
-    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
-                                                    help="memories saved that it already had")] = None,
+    run: Annotated[str, typer.Argument(metavar="RUN", help="the run to grade, e.g. batch03-nomem-run1")],
+    verdict: Verdict,
+    wrong: Wrong = None,
+    llm_calls: LlmCalls = None,
+    tokens: Tokens = None,
+    saved_twice: SavedTwice = None,
     findings: Annotated[str | None, typer.Option("--findings", metavar="FILE", help="the run's findings.md")] = None,
-    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="a note kept with the grade")] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -166,14 +173,12 @@ def run_grade_command(
 @runs(actions.run_regrade_command)
 def run_regrade_command(
     run: Annotated[str, typer.Argument(metavar="RUN", help="a graded run, e.g. batch03-nomem-run1")],
-    verdict: Annotated[str, typer.Option("--verdict", metavar="VERDICT", help="PASSED, CORRECT, WRONG or VOID",
-                                         callback=_not_a_placeholder("--verdict"))],
+    verdict: Verdict,
     reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="why the first grade was wrong")],
-    wrong: Annotated[list[str] | None, typer.Option("--wrong", metavar="ID", help="a case it got wrong")] = None,
-    llm_calls: Annotated[int | None, typer.Option("--llm-calls", max=LARGEST, metavar="N")] = None,
-    tokens: Annotated[int | None, typer.Option("--tokens", max=LARGEST, metavar="N")] = None,
-    saved_twice: Annotated[int | None, typer.Option("--saved-twice", max=LARGEST, metavar="N",
-                                                    help="memories saved that it already had")] = None,
+    wrong: Wrong = None,
+    llm_calls: LlmCalls = None,
+    tokens: Tokens = None,
+    saved_twice: SavedTwice = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -208,11 +213,11 @@ def difficult_list_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = N
 @difficult_app.command("add")
 @runs(actions.difficult_add_command)
 def difficult_add_command(
-    case: Annotated[str, typer.Argument(metavar="CASE")],
-    reasons: Annotated[list[str], typer.Option("--reason", metavar="R",
-                                               help="wrong, regressed, flaky, memory or costly")],
+    case: Annotated[str, typer.Argument(metavar="CASE", help="the case's id")],
+    reasons: Annotated[list[str], typer.Option("--reason", metavar="REASON",
+                                               help="wrong, regressed, flaky, memory or costly (repeat for each)")],
     run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run it went wrong in")],
-    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="what goes wrong, what was tried")] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -227,9 +232,9 @@ def difficult_add_command(
 @difficult_app.command("fix")
 @runs(actions.difficult_fix_command)
 def difficult_fix_command(
-    case: Annotated[str, typer.Argument(metavar="CASE")],
+    case: Annotated[str, typer.Argument(metavar="CASE", help="the case's id")],
     run: Annotated[str, typer.Option("--run", metavar="RUN", help="the run that got it right")],
-    note: Annotated[str | None, typer.Option("--note", metavar="TEXT")] = None,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="what fixed it")] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -244,12 +249,12 @@ def difficult_fix_command(
 @app.command("change")
 @runs(actions.change_command)
 def change_command(
-    run: Annotated[str, typer.Argument(metavar="RUN")],
+    run: Annotated[str, typer.Argument(metavar="RUN", help="the run whose fix it was")],
     file: Annotated[str, typer.Option("--file", metavar="PATH", help="the file the fix changed",
                                       callback=_not_a_placeholder("--file"))],
     summary: Annotated[str, typer.Option("--summary", metavar="TEXT", help="what changed, in words",
                                          callback=_not_a_placeholder("--summary"))],
-    lines: Annotated[int | None, typer.Option("--lines", max=LARGEST, metavar="N", help="lines changed")] = None,
+    lines: Annotated[int | None, whole("--lines", "lines changed", largest=LARGEST)] = None,
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -264,7 +269,7 @@ def change_command(
 @memory_app.command("keep")
 @runs(actions.memory_keep_command)
 def memory_keep_command(
-    batch: Annotated[int, typer.Option("--batch", max=LARGEST, metavar="N")],
+    batch: Annotated[int, whole("--batch", "the batch whose with-memory half passed", largest=LARGEST)],
     nodes: Annotated[str, typer.Option("--nodes", metavar="K", help="nodes in the batch's memory (a whole number)",
                                        callback=_a_count("--nodes"))],
     folder: Dir = DEFAULT_DIR,
@@ -281,12 +286,15 @@ def memory_keep_command(
 @app.command("usage")
 @runs(actions.usage_command)
 def usage_command(
-    run: Annotated[str, typer.Argument(metavar="RUN")],
-    model: Annotated[str, typer.Option("--model", metavar="M", callback=_not_a_placeholder("--model"))],
-    calls: Annotated[str, typer.Option("--calls", metavar="N", callback=_a_count("--calls"))],
-    input_tokens: Annotated[str, typer.Option("--input-tokens", metavar="N", callback=_a_count("--input-tokens"))],
-    output_tokens: Annotated[str, typer.Option("--output-tokens", metavar="N",
-                                               callback=_a_count("--output-tokens"))],
+    run: Annotated[str, typer.Argument(metavar="RUN", help="the run the usage is of (any run, at any time)")],
+    model: Annotated[str, typer.Option("--model", metavar="MODEL", callback=_not_a_placeholder("--model"),
+                                       help="the model's name")],
+    calls: Annotated[str, typer.Option("--calls", metavar="N", callback=_a_count("--calls"),
+                                       help="the run's calls to that model so far")],
+    input_tokens: Annotated[str, typer.Option("--input-tokens", metavar="N", callback=_a_count("--input-tokens"),
+                                              help="its input tokens so far")],
+    output_tokens: Annotated[str, typer.Option("--output-tokens", metavar="N", callback=_a_count("--output-tokens"),
+                                               help="its output tokens so far")],
     folder: Dir = DEFAULT_DIR,
     store_url: StoreOption = None,
     log_name: LogName = None,
@@ -328,7 +336,8 @@ def watch_command(folder: Dir = DEFAULT_DIR, store_url: StoreOption = None, log_
 @app.command("import")
 @runs(actions.import_command)
 def import_command(
-    source: Annotated[Path, typer.Argument(metavar="FOLDER", help="a zen-finetune folder (holds selection.json)")],
+    source: Annotated[Path, typer.Argument(metavar="FOLDER", callback=Checked(FOLDER).callback,
+                                           help="a zen-finetune folder (holds selection.json)")],
     store_url: StoreOption = None,
     log_name: LogName = None,
     as_json: Json = False,
@@ -337,8 +346,6 @@ def import_command(
 
     Example: batchlog tune import finetune && batchlog tune next-batch --dir finetune
     """
-
-
 # The reports (cli/tune/reports.py), put on the group by `add_to`.
 
 

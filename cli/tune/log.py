@@ -14,10 +14,16 @@ from batchlog.cli.printed import remember
 from batchlog.engine.log import EventLog
 from batchlog.engine.registry import Registry
 from batchlog.projections.tune.decider import TUNE, without_usage
+from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place
 from batchlog.projections.tune.state import TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
 
 DEFAULT_DIR = Path(DEFAULT_FOLDER)
+
+
+def place(folder: Path, store: stores.Store | None = None) -> Place:
+    """Where the commands a tuning command prints find its tuning: the folder as given, and the --store and --log
+    that reach its log (`Store.printed`)."""
+    return Place(str(folder), (store if store is not None else stores.chosen()).printed(folder))
 
 
 def tuning_types() -> Registry:
@@ -29,7 +35,7 @@ def tune_log(folder: Path, store: stores.Store | None = None) -> EventLog:
     """The log of the tuning in `folder` (DIR/events.jsonl, or in `store`; None: as BATCHLOG_STORE says); the
     words that reach it remembered for the hints of refusals (cli/printed.py)."""
     store = store if store is not None else stores.chosen()
-    remember("tune", Place(str(folder), store.printed(folder)).words())
+    remember("tune", place(folder, store).words())
     return open_loop_log(TUNE, folder, store)
 
 

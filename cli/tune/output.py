@@ -3,20 +3,18 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-import orjson
-
+from batchlog.cli import terminal
 from batchlog.projections.tune.batch_mjs import rules
 
 
 def emit(as_json: bool, lines: list[str], data: dict[str, Any]) -> int:
     """The lines on stdout, or `data` as one JSON object with --json; exit 0."""
     if as_json:
-        sys.stdout.write(orjson.dumps(data).decode() + "\n")
+        terminal.json_line(data)
     else:
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        terminal.say(*lines)
     return 0
 
 
@@ -29,6 +27,6 @@ def show_batch(plan: rules.BatchPlan, out: str | None, as_json: bool, has_diffic
                         "new": [c["id"] for c in plan.new], "recheck": [c["id"] for c in plan.recheck],
                         "recorded": out is not None, "out": out, **(extra or {})})
     elif out is None:
-        sys.stdout.write(rules.cases_json(plan))
-    sys.stderr.write("".join(line + "\n" for line in rules.summary_lines(plan, out, has_difficult)))
+        terminal.show_json(rules.cases_json(plan))
+    terminal.say(*rules.summary_lines(plan, out, has_difficult), err=True)
     return 0

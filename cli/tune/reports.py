@@ -1,4 +1,4 @@
-"""The bodies of `batchlog tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
+"""The bodies of `tune readme`, `tune usage-report`, `tune audit`: the tuning's reports, rebuilt from its log.
 
 Each takes its command's parameters by the names the typer declaration gives them (cli/tune/commands.py), reads the
 log, calls one view, and writes or prints; the README's sections and splicing, USAGE.md and the audit live in
@@ -8,12 +8,10 @@ the fast lane (cli/lane.py) calls these without building the typer app.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import orjson
-
+from batchlog.cli import terminal
 from batchlog.cli.loop_log import state_of
 from batchlog.cli.loops import all_types
 from batchlog.cli.store import chosen, shown, verify_log
@@ -74,10 +72,10 @@ def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
         body = {"file": str(path), "up_to_date": fresh, "written": written, **as_json}
         if stdout:
             body["text"] = new
-        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+        terminal.json_line(body)
         return 1 if check and not fresh else 0
     if stdout:
-        sys.stdout.write(new)
+        terminal.show(new)
         return 0
     if check:
         if old == new:
@@ -86,16 +84,16 @@ def _write_or_check(path: Path, old: str, new: str, check: bool, stdout: bool,
 
         diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                     fromfile=f"{path} (on disk)", tofile=f"{path} (from the log)")
-        sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
+        terminal.show("".join(line if line.endswith("\n") else line + "\n" for line in diff))
         todo = "; ".join(said for _, said in changes)
-        sys.stderr.write(f"{path} is stale: {todo + ': ' if todo else ''}run the same command without --check to "
-                         "rewrite it\n")
+        terminal.say(f"{path} is stale: {todo + ': ' if todo else ''}run the same command without --check to "
+                     "rewrite it", err=True)
         return 1
     if old == new:
-        print(f"{path}: up to date")
+        terminal.say(f"{path}: up to date")
         return 0
     write_text(path, new)
-    print(f"{path}: written" + "".join(f"; {done}" for done, _ in changes))
+    terminal.say(f"{path}: written" + "".join(f"; {done}" for done, _ in changes))
     return 0
 
 
@@ -120,7 +118,7 @@ def readme_command(folder: Path, store_url: str | None, log_name: str | None, fi
     """`tune readme`: the README's sections rewritten between their markers (a template's taken over), printed
     (`stdout`) or checked (`check`)."""
     from batchlog.projections.tune.views.readme.document import sections, update
-    from batchlog.projections.tune.views.status import Place
+    from batchlog.projections.tune.printed import Place
 
     path = file if file is not None else folder / "README.md"
     store = chosen(store_url, log_name)
@@ -177,25 +175,19 @@ def audit_command(folder: Path = DEFAULT_DIR, store_url: str | None = None, log_
 
 def _print_untrusted(summary: str, problems: tuple[str, ...], as_json: bool) -> int:
     if as_json:
-        body = {"holds": False, "trusted": False, "summary": summary, "problems": list(problems)}
-        sys.stdout.write(orjson.dumps(body).decode() + "\n")
+        terminal.json_line({"holds": False, "trusted": False, "summary": summary, "problems": list(problems)})
     else:
-        print(f"{summary}: NOT trusted, nothing else can be checked")
-        for problem in problems:
-            print(f"  ✘ {problem}")
+        terminal.say(f"{summary}: NOT trusted, nothing else can be checked", *(f"  ✘ {problem}" for problem in problems))
     return 3
 
 
 def _print_audit(path: str, result: Audit, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(orjson.dumps({"trusted": True, **result.as_dict()}).decode() + "\n")
+        terminal.json_line({"trusted": True, **result.as_dict()})
         return
     failed = sum(1 for check in result.checks if not check.holds)
-    print(f"audit of {path}: " + ("every check holds" if not failed else f"{failed} check(s) FAIL"))
+    lines = [f"audit of {path}: " + ("every check holds" if not failed else f"{failed} check(s) FAIL")]
     for check in result.checks:
-        print(f"  {'✔' if check.holds else '✘'} {check.name}: {check.promise}")
-        for line in check.evidence:
-            print(f"      {line}")
-    print("timeline")
-    for line in result.timeline.lines():
-        print(f"  {line}")
+        lines.append(f"  {'✔' if check.holds else '✘'} {check.name}: {check.promise}")
+        lines += [f"      {line}" for line in check.evidence]
+    terminal.say(*lines, "timeline", *(f"  {line}" for line in result.timeline.lines()))

@@ -13,12 +13,12 @@ from pathlib import Path
 import attrs
 
 from batchlog.cli.store import chosen
-from batchlog.cli.tune.log import read_tuning
+from batchlog.cli.tune.log import place, read_tuning
 from batchlog.cli.tune.output import emit, show_batch
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.decide.refusals import require_tuning, require_unfinished
 from batchlog.projections.tune.batch_mjs.inputs import history
-from batchlog.projections.tune.views.status import Place, difficult_rows, next_step, progress, progress_figures
+from batchlog.projections.tune.views.status import difficult_rows, next_step, progress, progress_figures
 
 # The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
 # and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
@@ -38,9 +38,8 @@ def next_command(folder: Path, store_url: str | None, log_name: str | None, at: 
     """`tune next`: the one next step, in words, and the exact command to run; then the optional records around
     it (the usage a run still lacks is among them, hence the replay with usage)."""
     store = chosen(store_url, log_name)
-    place = Place(str(folder), store.printed(folder))
     read = read_tuning(folder, at, store=store)
-    step = next_step(read.state, place, newer=None if read.newer is None else str(read.newer["first"]))
+    step = next_step(read.state, place(folder, store), newer=None if read.newer is None else str(read.newer["first"]))
     return emit(as_json, step.lines(), {**step.as_json(), **read.fields()})
 
 
@@ -64,7 +63,7 @@ def difficult_command(folder: Path, store_url: str | None, log_name: str | None,
     """`tune difficult` (and `tune difficult list`): case, why, status, retries, notes."""
     read = read_tuning(folder, at, usage=False, store=chosen(store_url, log_name))
     rows = difficult_rows(read.state)
-    lines = [f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
-             + (f"  fixed {row.fixed}" if row.fixed else "") + "".join(f"\n    {note}" for note in row.notes)
-             for row in rows] or ["no difficult case"]
+    lines = [line for row in rows for line in (
+        f"{row.case}  {','.join(row.reasons)}  {row.status}  retries {row.retries}  added {row.added}"
+        + (f"  fixed {row.fixed}" if row.fixed else ""), *(f"    {note}" for note in row.notes))] or ["no difficult case"]
     return emit(as_json, lines, {"difficult": [attrs.asdict(row) for row in rows], **read.fields()})

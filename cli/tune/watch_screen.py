@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from batchlog.cli.terminal import escaped_values
 from batchlog.cli.watch_screen import bar, clock_time, columns, note_line, rows
 from batchlog.engine.envelope import Event
 from batchlog.projections.tune.views.watch import TuningWatch, event_words
@@ -17,7 +18,8 @@ STATUS_STYLES = {"open": "red", "fixed": "green", "stuck": "magenta"}
 
 
 def tuning_screen(view: TuningWatch, recent: tuple[Event, ...], note: str | None, address: str) -> RenderableType:
-    """The whole screen of a tuning."""
+    """The whole screen of a tuning (every string from the log written as the terminal's door writes it)."""
+    view, recent, note, address = escaped_values((view, recent, note, address))
     seq = f" · event {recent[-1].seq} at {clock_time(recent[-1].at)}" if recent else ""
     title = Text.assemble((f"Tuning {view.name}", "bold"), f" · {address}{seq}")
     ahead = "" if view.batches_total > view.batches_built else " (none ahead)"

@@ -287,9 +287,11 @@ class PostgresSession:
     def write(self, payload: bytes, position: Position, end: int, torn: int) -> tuple[int, str, int]:
         head_seq, head_hash, length = self.head
         if (position.line, position.hash, end) != (head_seq, head_hash, length):
+            import shlex  # only when a log is refused
+
             raise LogDamaged(f"{self.recorder.address}: its head (seq {head_seq}) is not its last line (line "
                              f"{position.line}): its rows were changed outside batchlog; run `batchlog log verify "
-                             f"{self.recorder.address}`", path=self.recorder.address)
+                             f"{shlex.quote(self.recorder.address)}`", path=self.recorder.address)
         lines = split_payload(payload)
         new_head = (position.line + len(lines), line_hash(lines[-1]), end + len(payload))
         self.insert(lines, position.line, new_head)

@@ -19,7 +19,12 @@ from batchlog.projections.tune.batch_mjs.run_names import FINAL, parse_run_name
 from batchlog.engine.value import frozen
 
 SEVERITY = ("wrong", "regressed", "flaky", "memory", "costly")
-NAME = "batch.mjs"
+# The summary's words that name batch.mjs or zen-finetune's files, which a batchlog user has neither of: batchlog
+# says them its own way, the figures and their order kept (tests/test_tune_differential.py maps batch.mjs's
+# words to these before it compares).
+SUMMARY_LABEL = "next-batch"
+NO_DIFFICULT_LIST = "(no difficult list yet)"
+NOT_A_RUN_FOLDER = "a run's folder is named after its run"
 SMOOTH_RUNS = 2  # a batch that needed more non-VOID runs than this, in either half, does not grow the next
 _LEHMER_MODULUS = 2147483647
 _LEHMER_MULTIPLIER = 48271
@@ -220,7 +225,8 @@ def progress_lines(history: History, size: int | None = None) -> list[str]:
 
 
 def summary_lines(plan: BatchPlan, out: str | None, difficult_exists: bool) -> list[str]:
-    """The stderr lines batch.mjs prints after a batch, its leading empty line and warnings included.
+    """The stderr lines batch.mjs prints after a batch, its leading empty line and warnings included, in
+    batchlog's words where batch.mjs names itself or its files (SUMMARY_LABEL and the two after it).
 
     `out` is the -o path as given (None or "" for a preview, shown as "-").
     """
@@ -228,19 +234,19 @@ def summary_lines(plan: BatchPlan, out: str | None, difficult_exists: bool) -> l
     recheck_ids = " ".join(_id_text(c) for c in plan.recheck) if plan.recheck else "(none - nothing used yet)"
     lines = [
         "",
-        f"{NAME}: batch {plan.number} -> {out or '-'}",
+        f"{SUMMARY_LABEL}: batch {plan.number} -> {out or '-'}",
         f"  size      {plan.size} - {plan.why}",
         f"  {'new      ' if plan.kind == 'new' else 'difficult'} {new_ids}",
         f"  recheck   {recheck_ids}",
         f"  after it: {plan.unused_after} unused case(s), {plan.open_difficult} difficult open"
-        + ("" if difficult_exists else " (no difficult.json yet)"),
+        + ("" if difficult_exists else f" {NO_DIFFICULT_LIST}"),
     ]
     if out:
         folder = node_dirname(out)
         last = re.split(r"[\\/]", folder)[-1]
         parts = parse_run_name(last)
         if parts is None or parts.kind == FINAL:
-            lines.append(f"  warning: {folder} is not named batch<NN>-nomem-run1 - next.mjs will not see it")
+            lines.append(f"  warning: {folder} is not named batch<NN>-nomem-run1 - {NOT_A_RUN_FOLDER}")
         elif last != f"batch{pad(plan.number)}-nomem-run1":
             lines.append(f"  warning: this is batch {plan.number}; write it to batch{pad(plan.number)}-nomem-run1/")
     return lines

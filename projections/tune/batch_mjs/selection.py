@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from batchlog.projections.control_chars import first_control
 from batchlog.projections.errors import BadInput
 
 
-ID_RULE = "a case's id is a non-empty string"  # the dataset's rule, held by every file that names cases
+# The dataset's rule, held by every file that names cases. No control character: batchlog prints commands that
+# name a case, and a command must print as one line that pastes as it reads (batch.mjs takes any string: README).
+ID_RULE = "a case's id is a non-empty string with no control character"
 
 
 def id_problem(case_id: Any) -> str | None:
@@ -24,6 +27,9 @@ def id_problem(case_id: Any) -> str | None:
         return "has no id"
     if not isinstance(case_id, str):
         return f"has the id {case_id!r}, not a string"
+    control = first_control(case_id)
+    if control is not None:
+        return f"has the id {case_id!r}, which holds a control character ({control})"
     return None
 
 

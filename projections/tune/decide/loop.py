@@ -40,6 +40,7 @@ from batchlog.projections.tune.decide.refusals import (
     wrong_log,
 )
 from batchlog.projections.tune.decide.regrade import RegradeRun, check_grade, regrade_run
+from batchlog.projections.tune.printed import tune
 from batchlog.projections.tune.batch_mjs.selection import check_cases, selection_order
 from batchlog.projections.tune.state import FINAL, HALVES, RUNS_PER_HALF, TuneState
 from batchlog.engine.value import frozen
@@ -54,6 +55,9 @@ MAX_CONCURRENCY = 16
 
 @frozen
 class InitTuning:
+    """Start a tuning. `dataset` is the dataset's path as the log records it (relative to the tuning's folder);
+    `typed` the same path as the user gave it, which messages name (None: `dataset`)."""
+
     dataset: str
     cases: tuple[dict[str, Any], ...] = attrs.field(converter=as_tuple)
     limit: int | None = None
@@ -64,6 +68,7 @@ class InitTuning:
     max_retries: int = 3
     concurrency: int | None = None
     name: str | None = None
+    typed: str | None = None
 
 
 @frozen
@@ -156,19 +161,25 @@ def _require_not_finished(state: TuneState, command: object) -> None:
     if isinstance(command, RecordChange) and command.run.startswith(f"{FINAL}-"):
         return
     passed = next(run for run in finals if run.verdict == "PASSED")
+    audit = tune("audit")
     raise Refused(f"the tuning is finished: the final check passed in {passed.name}; only usage (of any run) "
-                  "and the final runs' changes may still be recorded; check the record with `batchlog tune audit`",
-                  run=passed.name)
+                  f"and the final runs' changes may still be recorded; check the record with `{audit}`",
+                  run=passed.name, commands=[audit])
 
 
 def init_tuning(state: TuneState, command: InitTuning) -> list:
-    check_cases(command.cases, command.dataset)
+    check_cases(command.cases, command.typed or command.dataset)
     for name in ("limit", "min_batch", "max_batch", "seed", "max_retries", "concurrency"):
         value = getattr(command, name)
         if value is not None and value < 1:
             raise BadInput(f"--{name.replace('_', '-')} is {value}: it must be at least 1", option=name)
     check_count("--recheck", command.recheck)
-    max_batch = max(command.min_batch, command.max_batch)
+    # batch.mjs's cfg() raises maxBatch to minBatch in silence; asked for both, batchlog refuses what cannot hold
+    if command.max_batch < command.min_batch:
+        raise BadInput(f"--max-batch {command.max_batch} is less than --min-batch {command.min_batch}: batches grow "
+                       f"from --min-batch up to --max-batch; give a --max-batch of at least {command.min_batch}",
+                       option="max_batch", min_batch=command.min_batch, max_batch=command.max_batch)
+    max_batch = command.max_batch
     started = TuningStarted(
         dataset=command.dataset, cases=command.cases,
         selection=selection_order(command.cases, command.limit), limit=command.limit,
@@ -212,9 +223,10 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
     _require_last_run_graded(state, "build the next batch")
     last = state.last_batch
     if last is not None and not batch_finished(state, last.number):
+        next_ = tune("next")
         raise Refused(f"batch {last.number} has neither passed (its with-memory half PASSED) nor been given up "
-                      f"(a half at its limit of runs): finish it first; `batchlog tune next` says how",
-                      batch=last.number)
+                      f"(a half at its limit of runs): finish it first; `{next_}` says how",
+                      batch=last.number, commands=[next_])
     if last is not None:
         _require_memory_kept(state, last.number)
     # after a failed final check the batches go on, of the open difficult cases (the selection is used up)
@@ -233,10 +245,10 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
 def _require_memory_kept(state: TuneState, batch: int) -> None:
     """A batch whose with-memory half passed hands its memory on before anything comes after it."""
     if batch_passed(state, batch) and not any(kept.batch == batch for kept in state.memories):
-        raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `batchlog tune "
-                      f"memory keep --batch {batch} --nodes NODES` (NODES: the nodes in its memory); when that "
-                      "passes, the batch's memory becomes the last good memory, and the next batch is built",
-                      batch=batch)
+        keep = tune("memory", "keep", "--batch", batch, "--nodes", "NODES")
+        raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `{keep}` "
+                      "(NODES: the nodes in its memory); when that passes, the batch's memory becomes the last "
+                      "good memory, and the next batch is built", batch=batch, commands=[keep])
 
 
 def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
@@ -251,8 +263,9 @@ def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
 def _require_last_run_graded(state: TuneState, to: str) -> None:
     run = state.last_run
     if run is not None and not run.graded:
-        raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: "
-                      f"`batchlog tune run grade {run.name} --verdict VERDICT` (VERDICT: PASSED, CORRECT, WRONG or VOID)", run=run.name)
+        grade = tune("run", "grade", run.name, "--verdict", "VERDICT")
+        raise Refused(f"run {run.name} is waiting to be graded: grade it before you {to}: `{grade}` (VERDICT: "
+                      "PASSED, CORRECT, WRONG or VOID)", run=run.name, commands=[grade])
 
 
 def start_run(state: TuneState, command: StartRun) -> list:
@@ -264,8 +277,9 @@ def start_run(state: TuneState, command: StartRun) -> list:
         count = len(state.batches)
         built = ("no batch is built yet" if not count else "batch 1 is the only one built" if count == 1
                  else f"batches built: 1-{count}")
-        raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `batchlog tune next-batch "
-                       "-o FILE`", batch=command.batch)
+        build = tune("next-batch", "-o", "FILE")
+        raise BadInput(f"batch {command.batch} does not exist ({built}): build it with `{build}`",
+                       batch=command.batch, commands=[build])
     last = state.last_run
     if last is not None and not last.graded and (last.batch, last.kind) == (command.batch, command.kind):
         return []
@@ -281,19 +295,21 @@ def start_run(state: TuneState, command: StartRun) -> list:
 
 
 def _check_half_order(batch: int, kind: str, nomem: Half, mem: Half) -> None:
-    hint = "; `batchlog tune next` says what comes next"
+    next_ = tune("next")
     if nomem is Half.GIVEN_UP or mem is Half.GIVEN_UP:
         raise Refused(f"batch {batch} was given up (a half used its {RUNS_PER_HALF} runs without passing): build "
-                      f"the next batch{hint}", batch=batch)
+                      f"the next batch; `{next_}` says what comes next", batch=batch, commands=[next_])
     if kind == "nomem" and nomem is Half.PASSED:
-        raise Refused(f"the no-memory half of batch {batch} has passed: run it with memory "
-                      f"(`batchlog tune run start --batch {batch} --kind mem`)", batch=batch)
+        start = tune("run", "start", "--batch", batch, "--kind", "mem")
+        raise Refused(f"the no-memory half of batch {batch} has passed: run it with memory (`{start}`)", batch=batch,
+                      commands=[start])
     if kind == "mem" and nomem is not Half.PASSED:
+        start = tune("run", "start", "--batch", batch, "--kind", "nomem")
         raise Refused(f"the no-memory half of batch {batch} has not passed yet: a with-memory run comes after a "
-                      f"PASSED no-memory run (`batchlog tune run start --batch {batch} --kind nomem`)", batch=batch)
+                      f"PASSED no-memory run (`{start}`)", batch=batch, commands=[start])
     if kind == "mem" and mem is Half.PASSED:
         raise Refused(f"the with-memory half of batch {batch} has passed: keep its memory and build the next "
-                      f"batch{hint}", batch=batch)
+                      f"batch; `{next_}` says what comes next", batch=batch, commands=[next_])
 
 
 def start_final(state: TuneState) -> list:
@@ -307,17 +323,17 @@ def start_final(state: TuneState) -> list:
         raise Refused("the final check has passed: the tuning is done", run=finals[-1].name)
     used = state.used
     unused = [case for case in state.selection if case not in used]
+    build = tune("next-batch", "-o", "FILE")
     if unused:
         raise Refused(f"{len(unused)} selected case(s) are not in any batch yet (first: {unused[0]}): build the "
-                      "next batch with `batchlog tune next-batch -o FILE` before the final check",
-                      unused=len(unused))
+                      f"next batch with `{build}` before the final check", unused=len(unused), commands=[build])
     require_listed_after_final(state, "run the final check again")
     opened = rules.open_difficult(history(state))
     if opened:
         names = " ".join(entry.id for entry in opened)
         raise Refused(f"{len(opened)} difficult case(s) are open ({names}): the next batches retry them until "
-                      "they are fixed or stuck (`batchlog tune next-batch -o FILE`), then the final check runs",
-                      open=[entry.id for entry in opened])
+                      f"they are fixed or stuck (`{build}`), then the final check runs",
+                      open=[entry.id for entry in opened], commands=[build])
     current = state.last_batch
     if current is not None and not batch_finished(state, current.number):
         raise Refused(f"batch {current.number} has not finished (its with-memory half has not passed): finish it "
@@ -341,6 +357,7 @@ def grade_run(state: TuneState, command: GradeRun) -> list:
                          run.findings, run.note)
     if recorded == graded:
         return []
+    regrade = tune("run", "regrade", run.name, "--verdict", "VERDICT", "--reason", "TEXT")
     raise Refused(f"run {run.name} is already graded ({run.verdict}) with other values: a run is graded once; "
-                  "a grade given by mistake is corrected with `batchlog tune run regrade "
-                  f"{run.name} --verdict VERDICT --reason TEXT`", run=run.name, verdict=run.verdict)
+                  f"a grade given by mistake is corrected with `{regrade}`", run=run.name, verdict=run.verdict,
+                  commands=[regrade])

@@ -13,6 +13,7 @@ from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.tune.events import ChangeRecorded, DifficultAdded, DifficultFixed, MemoryKept, UsageRecorded
 from batchlog.projections.tune.stage import Half, half
 from batchlog.projections.tune.decide.refusals import check_count, check_text, require_case, require_run
+from batchlog.projections.tune.printed import tune
 from batchlog.projections.tune.batch_mjs.rules import SEVERITY
 from batchlog.projections.tune.state import Difficult, TuneState
 from batchlog.engine.value import frozen
@@ -98,8 +99,9 @@ def fix_difficult(state: TuneState, command: FixDifficult) -> list:
     entry = next((e for e in state.difficult_list if e.case == command.case and e.fixed is None), None) \
         or state.difficult_entry(command.case)
     if entry is None:
-        raise BadInput(f"case {command.case!r} is not on the difficult list: `batchlog tune difficult` lists it",
-                       case=command.case)
+        listed = tune("difficult")
+        raise BadInput(f"case {command.case!r} is not on the difficult list: `{listed}` lists it",
+                       case=command.case, commands=[listed])
     run = require_run(state, command.run)
     if entry.fixed is not None:
         if entry.fixed == run.name and _fix_note(entry, run.name) == command.note:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shlex
-
 from batchlog.projections.errors import BadInput, Refused, WrongLog
+from batchlog.projections.tune.printed import tune, with_case
 from batchlog.projections.tune.stage import latest_final, to_list_after_final
 from batchlog.projections.tune.state import FINAL, Run, TuneState
 
@@ -14,15 +13,18 @@ def require_tuning(state: TuneState) -> None:
     if state.foreign:
         raise wrong_log(state)
     if state.settings is None:
-        raise Refused("no tuning here yet: start one with `batchlog tune init --dataset DATASET` (DATASET: the path of the dataset file)")
+        init = tune("init", "--dataset", "DATASET")
+        raise Refused(f"no tuning here yet: start one with `{init}` (DATASET: the path of the dataset file)",
+                      commands=[init])
 
 
 def require_unfinished(state: TuneState, what: str) -> None:
     """Refuse, once the final check has passed, what only an unfinished tuning can answer (`what` says it)."""
     passed = next((run for run in state.runs_of(0, FINAL) if run.verdict == "PASSED"), None)
     if passed is not None:
+        audit = tune("audit")
         raise Refused(f"the tuning is finished: the final check passed in {passed.name}; {what}; check the "
-                      "record with `batchlog tune audit`", run=passed.name)
+                      f"record with `{audit}`", run=passed.name, commands=[audit])
 
 
 def wrong_log(state: TuneState) -> WrongLog:
@@ -34,8 +36,9 @@ def require_run(state: TuneState, name: str) -> Run:
     run = state.run_named(name)
     if run is None:
         known = ", ".join(r.name for r in state.runs[-3:]) or "none yet"
-        raise BadInput(f"no run {name!r} in this tuning (latest: {known}): name a run `batchlog tune next` or "
-                       "`run start` gave", run=name)
+        next_ = tune("next")
+        raise BadInput(f"no run {name!r} in this tuning (latest: {known}): name a run `{next_}` or `run start` "
+                       "gave", run=name, commands=[next_])
     return run
 
 
@@ -55,14 +58,6 @@ def check_text(option: str, value: str) -> None:
         raise BadInput(f"{option} is empty: give it a value", option=option)
 
 
-def case_command(head: str, case: str, rest: str, options: str = "") -> str:
-    """`batchlog tune HEAD CASE REST OPTIONS`, safe to paste: the id quoted for the shell, and one that starts with
-    "-" put after `--`, the only place an option parser reads it as an argument."""
-    if case.startswith("-"):
-        return f"batchlog tune {head} {rest}{options} -- {shlex.quote(case)}"
-    return f"batchlog tune {head} {shlex.quote(case)} {rest}{options}"
-
-
 def require_listed_after_final(state: TuneState, to: str) -> None:
     """Refuse to go on after a failed final check before the cases it got wrong are on the difficult list."""
     missing = to_list_after_final(state)
@@ -70,7 +65,7 @@ def require_listed_after_final(state: TuneState, to: str) -> None:
         return
     final = latest_final(state)
     assert final is not None
-    add = case_command("difficult add", missing[0], f"--reason wrong --run {final.name}")
+    add = with_case(("difficult", "add"), missing[0], ("--reason", "wrong", "--run", final.name))
     raise Refused(f"{final.name} got {len(missing)} case(s) wrong that are not on the difficult list yet "
                   f"({' '.join(missing)}): each goes on it before you {to}, e.g. `{add}`; batches of the open "
-                  "difficult cases then retry them", run=final.name, cases=list(missing))
+                  "difficult cases then retry them", run=final.name, cases=list(missing), commands=[add])

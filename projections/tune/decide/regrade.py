@@ -16,6 +16,7 @@ from batchlog.projections.fields import as_tuple
 from batchlog.projections.errors import BadInput, Refused
 from batchlog.projections.tune.events import DifficultWithdrawn, RunRegraded
 from batchlog.projections.tune.decide.refusals import check_count, check_text, require_run
+from batchlog.projections.tune.printed import tune
 from batchlog.projections.tune.stage import reported_cases
 from batchlog.projections.tune.state import FINAL, VERDICTS, Run, TuneState
 from batchlog.engine.value import frozen
@@ -66,8 +67,8 @@ def regrade_run(state: TuneState, command: RegradeRun) -> list:
     """The correction of a graded run's grade, or a refusal saying what was decided on the grade."""
     run = require_run(state, command.run)
     if not run.graded:
-        raise Refused(f"run {run.name} is not graded yet: grade it with `batchlog tune run grade {run.name} "
-                      "--verdict VERDICT`", run=run.name)
+        grade = tune("run", "grade", run.name, "--verdict", "VERDICT")
+        raise Refused(f"run {run.name} is not graded yet: grade it with `{grade}`", run=run.name, commands=[grade])
     check_text("--reason", command.reason)
     wrong = check_grade(run, command.verdict, command.wrong, {
         "--llm-calls": command.llm_calls, "--tokens": command.tokens, "--saved-twice": command.saved_twice},

@@ -10,7 +10,8 @@ import shlex
 import attrs
 
 from batchlog.projections.tune.batch_mjs import rules
-from batchlog.projections.tune.decide.refusals import case_command, require_tuning
+from batchlog.projections.tune.decide.refusals import require_tuning
+from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place, tune, with_case
 from batchlog.projections.tune.stage import (
     Half,
     batch_halves,
@@ -25,7 +26,6 @@ from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import FINAL, RUNS_PER_HALF, Run, TuneState
 from batchlog.engine.value import frozen
 
-DEFAULT_FOLDER = "finetune"
 HALF_WORDS = {"nomem": "without memory", "mem": "with memory"}
 
 
@@ -115,22 +115,6 @@ def placeholder_refusal(option: str, value: str) -> str | None:
     return f"{value} is a placeholder: replace it with {wanted}"
 
 
-@frozen
-class Place:
-    """Where a printed command finds the tuning: its folder, and the options that name its log elsewhere than in
-    the folder (`--store URL --log NAME`: cli/store.py's `Store.printed`)."""
-
-    folder: str = DEFAULT_FOLDER
-    log_options: tuple[str, ...] = ()
-
-    def words(self) -> tuple[str, ...]:
-        """The option words a printed command carries (`--dir` only when the folder is not the default)."""
-        return (() if self.folder == DEFAULT_FOLDER else ("--dir", self.folder)) + self.log_options
-
-    def options(self) -> str:
-        return "".join(f" {shlex.quote(word)}" for word in self.words())
-
-
 def next_step(state: TuneState, folder: str | Place = DEFAULT_FOLDER, newer: str | None = None) -> NextStep:
     """The next step of the loop, for every state from the empty log to done, with the optional records around
     it (`folder`: where the printed commands find the tuning; `newer`: what the log holds that is newer than
@@ -142,7 +126,7 @@ def next_step(state: TuneState, folder: str | Place = DEFAULT_FOLDER, newer: str
                         "Upgrade batchlog, then ask again.", "")
     if state.settings is None and not state.foreign:
         return NextStep("init", "Start the tuning: read the dataset, record the settings and the selection.",
-                        _command("init --dataset DATASET", place))
+                        _command(place, "init", "--dataset", "DATASET"))
     require_tuning(state)
     return attrs.evolve(_required(state, place), optional=tuple(_optional(state, place)))
 
@@ -156,7 +140,7 @@ def _required(state: TuneState, place: Place) -> NextStep:
         passed = next(run for run in state.runs_of(0, FINAL) if run.verdict == "PASSED")
         return NextStep("done", f"Done: the final check passed in {passed.name} and the tuning is closed. The last "
                         "good memory is the one to ship; run the audit, which replays the log and checks "
-                        "every promise of a finished tuning.", _command("audit", place))
+                        "every promise of a finished tuning.", _command(place, "audit"))
     missing = to_list_after_final(state)
     if missing:
         final = state.runs_of(0, FINAL)[-1]
@@ -164,14 +148,14 @@ def _required(state: TuneState, place: Place) -> NextStep:
         return NextStep("difficult_add", f"{final.name} was {final.verdict}: every case it got wrong goes on the "
                         f"difficult list from that run, so that batches of the open difficult cases retry it. "
                         f"Add {missing[0]}{others}.",
-                        case_command("difficult add", missing[0], f"--reason {_reason(state, missing[0])} "
-                                     f"--run {final.name}", place.options()))
+                        with_case(("difficult", "add"), missing[0],
+                                  ("--reason", _reason(state, missing[0]), "--run", final.name)).text(place))
     if now.kind == "half":
         return _run_again(state, now.batch, now.half, place)
     if now.kind == "keep":
         return NextStep("keep_memory", f"Batch {now.batch} passed both halves: its memory becomes the "
                         "last good memory. Count its nodes and keep it.",
-                        _command(f"memory keep --batch {now.batch} --nodes NODES", place))
+                        _command(place, "memory", "keep", "--batch", now.batch, "--nodes", "NODES"))
     if now.kind == "final":
         return _final(state, place)
     return _build(state, place)
@@ -184,7 +168,7 @@ def _grade(state: TuneState, run: Run, place: Place) -> NextStep:
     if stuck:
         words += (f" Stuck cases are reported, not failed on ({' '.join(stuck)}): name any it got wrong with "
                   "--wrong; it is WRONG only when another case was wrong.")
-    return NextStep("grade", words, _command(f"run grade {run.name} --verdict VERDICT", place))
+    return NextStep("grade", words, _command(place, "run", "grade", run.name, "--verdict", "VERDICT"))
 
 
 def _reason(state: TuneState, case: str) -> str:
@@ -210,7 +194,7 @@ def _build(state: TuneState, place: Place) -> NextStep:
     what = f"{len(plan.new)} {'new' if plan.kind == 'new' else 'difficult'}" + (
         f" + {len(plan.recheck)} recheck" if plan.recheck else "")
     return NextStep("build_batch", f"{given_up}Build batch {plan.number} ({what}; size {plan.size} - {plan.why}) "
-                    "and run it without memory.", _command(f"next-batch -o {shlex.quote(out)}", place))
+                    "and run it without memory.", _command(place, "next-batch", "-o", out))
 
 
 def _final(state: TuneState, place: Place) -> NextStep:
@@ -229,14 +213,14 @@ def _final(state: TuneState, place: Place) -> NextStep:
         listed = " and the cases it got wrong are on the difficult list, none open" if final.wrong else ""
         words = (f"{final.name} was {final.verdict}{listed}: fix what it found, record the change, then run the "
                  f"final check again as {name}.")
-    return NextStep("final", words + reported, _command("run start --final", place))
+    return NextStep("final", words + reported, _command(place, "run", "start", "--final"))
 
 
 def _run_again(state: TuneState, batch: int, kind: str, place: Place) -> NextStep:
     runs = state.runs_of(batch, kind)
     number = len(runs) + 1
     counted = sum(1 for run in runs if run.counts)
-    command = _command(f"run start --batch {batch} --kind {kind}", place)
+    command = _command(place, "run", "start", "--batch", batch, "--kind", kind)
     limit = f"run {counted + 1} of at most {RUNS_PER_HALF} that count"
     if not runs:
         words = (f"Run batch {batch} {HALF_WORDS[kind]}"
@@ -267,22 +251,22 @@ def _optional(state: TuneState, place: Place) -> list[NextStep]:
         steps += [NextStep("difficult_add", f"{run.name} got {case} wrong: if it is a difficult case (wrong again "
                            "after a fix, regressed, flaky, costly), put it on the difficult list; later batches "
                            "recheck it first.",
-                           case_command("difficult add", case, f"--reason {_reason(state, case)} --run {run.name}",
-                                        place.options()))
+                           with_case(("difficult", "add"), case,
+                                     ("--reason", _reason(state, case), "--run", run.name)).text(place))
                   for case in unlisted_wrong(state, run)]
     if run.graded and run.counts and not done:
         steps += [NextStep("difficult_fix", f"{run.name} got {entry.case} right: mark its difficult entry fixed.",
-                           case_command("difficult fix", entry.case, f"--run {run.name}", place.options()))
+                           with_case(("difficult", "fix"), entry.case, ("--run", run.name)).text(place))
                   for entry in _fixable(state, run)]
     if run.graded and (not done or run.kind == FINAL):
         steps.append(NextStep("change", f"If files changed after {run.name} (a fix of prompts, skills or rules), "
                               "record each change.",
-                              _command(f"change {run.name} --file PATH --summary SUMMARY", place)))
+                              _command(place, "change", run.name, "--file", "PATH", "--summary", "SUMMARY")))
     without = [r for r in state.runs if not r.usage] if done else [run] if not run.usage else []
     steps += [NextStep("usage", f"When {r.name}'s model usage is known, record it (running totals per model: a "
                        "later report replaces an earlier one).",
-                       _command(f"usage {r.name} --model MODEL --calls CALLS --input-tokens INPUT_TOKENS "
-                                "--output-tokens OUTPUT_TOKENS", place))
+                       _command(place, "usage", r.name, "--model", "MODEL", "--calls", "CALLS", "--input-tokens",
+                                "INPUT_TOKENS", "--output-tokens", "OUTPUT_TOKENS"))
               for r in without]
     return steps
 
@@ -301,8 +285,8 @@ def _describe(run: Run) -> str:
     return f"batch {run.batch}'s run {run.number} {HALF_WORDS[run.kind]} ({run.name})"
 
 
-def _command(rest: str, place: Place) -> str:
-    return f"batchlog tune {rest}{place.options()}"
+def _command(place: Place, *words: str | int) -> str:
+    return tune(*words).text(place)
 
 
 @frozen

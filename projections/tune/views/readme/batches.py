@@ -41,7 +41,8 @@ def batches(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") 
     lines += [_row(state, batch, files, base) for batch in state.batches]
     lines += [
         "",
-        "\"cases right\" is new + recheck in the batch's last graded run; \"llm calls without\" the no-memory "
+        "\"runs\" counts the runs that count toward a half's limit (a VOID run does not); \"cases right\" is new + "
+        "recheck in the batch's last graded run; \"llm calls without\" the no-memory "
         "runs, first → last; \"tokens with vs without\" the with-memory run that passed against the no-memory "
         "one that passed; \"saved twice\" the memories a with-memory run saved again (the target is 0).",
     ]
@@ -51,7 +52,9 @@ def batches(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") 
 def _row(state: TuneState, batch: Batch, files: frozenset[str], base: str) -> str:
     nomem_runs, mem_runs = state.runs_of(batch.number, "nomem"), state.runs_of(batch.number, "mem")
     ids = codes(batch.new) + (f" + {codes(batch.recheck)}" if batch.recheck else "")
-    runs = f"{len(nomem_runs) or '-'} / {len(mem_runs) or '-'}"
+    counted = [sum(1 for run in runs if run.counts) or "-" for runs in (nomem_runs, mem_runs)]
+    void = sum(1 for run in (*nomem_runs, *mem_runs) if not run.counts)
+    runs = f"{counted[0]} / {counted[1]}" + (f" (+{void} VOID)" if void else "")
     without = [calls for run in nomem_runs if run.counts and (calls := run_calls(run)) is not None]
     with_run = passing_run(mem_runs)
     with_calls = run_calls(with_run) if with_run else None

@@ -22,11 +22,12 @@ from collections.abc import Mapping
 
 from batchlog.projections.errors import BadInput
 from batchlog.projections.tune.views.readme.batches import NO_FILES, batches, log
+from batchlog.projections.tune.views.readme.facts import plain
 from batchlog.projections.tune.views.readme.map import mermaid_map
 from batchlog.projections.tune.views.readme.results import results
 from batchlog.projections.tune.views.readme.sections import difficult, next_section, plan, settings, where
 from batchlog.projections.tune.state import RUNS_PER_HALF, TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place
+from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place
 from batchlog.engine.value import frozen
 
 SECTION_NAMES = ("where", "plan", "settings", "map", "batches", "difficult", "log", "results", "next")
@@ -286,7 +287,7 @@ def layout(rendered: Mapping[str, str], title: str = "the tuning") -> str:
         return block(name, rendered.get(name, ""))
 
     return "\n".join([
-        f"# Tuning {title}",
+        f"# Tuning {plain(title)}",
         "",
         "<!-- One paragraph for someone new to this project: what is tuned, against which cases, and why. "
         "Everything between batchlog markers is rewritten from the log by `batchlog tune readme`; the rest "

@@ -4,7 +4,9 @@ and safe markdown text (where the loop stands is `halves.current_half`, which ne
 
 from __future__ import annotations
 
+import re
 
+from batchlog.projections.control_chars import shown
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.state import Batch, Run, TuneState
@@ -128,6 +130,13 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+def runs_words(runs: tuple[Run, ...]) -> str:
+    """"2 runs", "1 run + 1 VOID": the runs that count toward the half's limit, as the rules and the text count
+    them, and the VOID ones apart."""
+    void = sum(1 for run in runs if not run.counts)
+    return plural(len(runs) - void, "run") + (f" + {void} VOID" if void else "")
+
+
 def first_last(values: list[int]) -> str:
     """"96 → 71" for several values, "96" for one, "-" for none."""
     if not values:
@@ -135,21 +144,32 @@ def first_last(values: list[int]) -> str:
     return str(values[0]) if len(values) == 1 else f"{values[0]} → {values[-1]}"
 
 
-# Safe markdown: text from the log (ids, notes, summaries) can hold anything.
+# Safe markdown, the README's one door for text from the log (ids, notes, summaries, names: anything a user or a
+# file supplied). Markdown's own escapes (a backslash before punctuation), never HTML entities, so the file reads
+# as plain text too: only what would start markup is escaped: HTML and the markers (`<` before a tag's first
+# character), an entity (`&` before one), code spans, emphasis, links, table cells, and a backslash that would
+# escape what follows it. Control characters are written as their escapes (`\x1b`), line breaks as spaces.
+_MARKUP = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[`*\[\]|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|<(?=[A-Za-z/!?])"
+                     r"|&(?=#?[A-Za-z0-9]+;)")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: its whitespace runs (line breaks too) as one space, other control characters escaped."""
+    return shown(" ".join(text.split()))
+
 
 def plain(text: str) -> str:
-    """Free text on one line, unable to open HTML (so never a marker) or break a table."""
-    one_line = " ".join(text.split())
-    return one_line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """Free text on one line, unable to open HTML (so never a marker), a code span or a link, or break a table."""
+    return one_line(_MARKUP.sub(lambda match: "\\" + match[0], text))
 
 
 def code(text: str) -> str:
     """`text` as an inline code span, safe in a table cell."""
-    one_line = " ".join(text.split()) or " "
+    inside = one_line(text) or " "
     fence = "`"
-    while fence in one_line:
+    while fence in inside:
         fence += "`"
-    padded = f" {one_line} " if one_line.startswith("`") or one_line.endswith("`") or fence != "`" else one_line
+    padded = f" {inside} " if inside.startswith("`") or inside.endswith("`") or fence != "`" else inside
     return f"{fence}{padded}{fence}".replace("|", "\\|")
 
 

@@ -16,9 +16,11 @@ from batchlog.projections.tune.views.readme.facts import (
     Ahead,
     ahead,
     kept_batches,
+    one_line,
     percent,
     plain,
     plural,
+    runs_words,
     token_change,
 )
 from batchlog.projections.tune.state import FINAL, Batch, Run, TuneState
@@ -40,7 +42,7 @@ def label(text: str) -> str:
 
 def _escape(text: str) -> str:
     out = []
-    for char in " ".join(text.split()):
+    for char in one_line(text):
         if char in '"#<>&;|`{}[]()\\':
             out.append(f"#{ord(char)};")
         else:
@@ -148,12 +150,13 @@ def _final_words(runs: tuple[Run, ...]) -> str:
 
 
 def _half_words(runs: tuple[Run, ...]) -> str:
+    """A half's runs as the text counts them: the runs that count, and the VOID ones apart."""
     last = runs[-1]
     if any(run.verdict == "PASSED" for run in runs):
-        return f"✔ {plural(len(runs), 'run')}"
+        return f"✔ {runs_words(runs)}"
     if not last.graded:
         return f"▶ run {last.number}"
-    return f"✘ {plural(len(runs), 'run')} · last {last.verdict}"
+    return f"✘ {runs_words(runs)} · last {last.verdict}"
 
 
 def _class_of(standing: Half) -> str:

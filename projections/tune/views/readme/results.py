@@ -124,8 +124,8 @@ def charts(state: TuneState) -> list[str]:
         return []
     return [
         "",
-        "Per batch, bars: without memory, line: with memory (the run that passed each half, else its last "
-        "graded run; 0: no figure yet).",
+        f"Per batch, {SERIES} (the run that passed each half, else its last graded run; 0: no figure yet). "
+        "Each value axis starts at 0.",
         "",
         *xychart("Tokens per batch", "tokens", rows, 1, 2),
         "",
@@ -133,17 +133,23 @@ def charts(state: TuneState) -> list[str]:
     ]
 
 
+SERIES = "bars: without memory, line: with memory"  # xychart-beta draws no legend: each title says it
+
+
 def xychart(title: str, axis: str, rows: list, without: int, with_: int) -> list[str]:
-    """One chart: x the batch numbers, a bar series without memory and a line series with it."""
+    """One chart: x the batch numbers, a bar series without memory and a line series with it, its title saying
+    which is which, its value axis from 0 (from the smallest value, the default, a bar twice another's height
+    would not be twice its value)."""
     def series(index: int) -> str:
         return "[" + ", ".join(str(row[index] or 0) for row in rows) + "]"
 
+    largest = max((row[index] or 0 for row in rows for index in (without, with_)), default=0)
     return [
         "```mermaid",
         "xychart-beta",
-        f'    title "{title}"',
+        f'    title "{title} ({SERIES})"',
         "    x-axis \"batch\" [" + ", ".join(f'"{row[0]}"' for row in rows) + "]",
-        f'    y-axis "{axis}"',
+        f'    y-axis "{axis}" 0 --> {max(largest, 1)}',
         f"    bar {series(without)}",
         f"    line {series(with_)}",
         "```",

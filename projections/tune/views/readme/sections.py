@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 
+from batchlog.projections.control_chars import shown
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.stage import (
     Half,
@@ -28,7 +29,8 @@ from batchlog.projections.tune.views.readme.facts import (
     plural,
 )
 from batchlog.projections.tune.state import FINAL, TuneState
-from batchlog.projections.tune.views.status import DEFAULT_FOLDER, Place, next_step
+from batchlog.projections.tune.printed import DEFAULT_FOLDER, Place
+from batchlog.projections.tune.views.status import next_step
 
 NOT_STARTED = "No tuning has been started in this folder yet."
 
@@ -294,7 +296,9 @@ def next_section(state: TuneState, folder: str | Place = DEFAULT_FOLDER, newer: 
     if not step.command:
         return plain(step.words)
     where = " ".join(f"Replace `{word}` with {_meaning(word)}." for word in step.placeholders)
-    return f"{plain(step.words)}\n\n```sh\n{step.command}\n```" + (f"\n\n{where}" if where else "")
+    # a command names no control character where batchlog checks its words (the folder as given, case ids), but
+    # the README names the tuning's folder by its own name: one holding a line break must not end the fence
+    return f"{plain(step.words)}\n\n```sh\n{shown(step.command)}\n```" + (f"\n\n{where}" if where else "")
 
 
 def _meaning(placeholder: str) -> str:
