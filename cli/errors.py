@@ -1,4 +1,4 @@
-"""The CLI's one error boundary: every front end (the typer app, its fast path, `quick-batch`) runs its command
+"""The CLI's one error boundary: every front end (the typer app, the fast lane, `quick-batch`) runs its command
 through `guarded`, which turns the layers' named errors into one message and one exit code.
 
 Exit codes: 0 done; 1 refused (nothing written); 2 usage; 3 the log cannot be trusted. No traceback reaches

@@ -98,7 +98,7 @@ class TestRefusalHints:
         assert hints(result.err) == [f"batchlog tune init --dataset DATASET --dir {tmp_path / 'elsewhere'}"]
 
     def test_the_fast_path_places_its_hints_too(self, tmp_path):
-        """`tune status` is answered without typer (cli/fast_views.py): its refusal is placed all the same."""
+        """`tune status` is answered without typer (cli/lane.py): its refusal is placed all the same."""
         result = invoke("tune", "status", "--dir", "other place", cwd=tmp_path)
 
         assert hints(result.err) == ["batchlog tune init --dataset DATASET --dir 'other place'"]

@@ -1,6 +1,6 @@
 """The tuning's log as every `batchlog tune` command opens it: the state replayed from the log, and a decision
-appended under the log's lock (cli/loop_log.py, with the tuning's Decider). Shared by cli/tune/commands.py,
-cli/tune/reports.py and cli/tune/views.py (no typer here: the fast path of the read-only views imports this
+appended under the log's lock (cli/loop_log.py, with the tuning's Decider). Shared by the bodies of the tune
+commands, cli/tune/actions.py, views.py and reports.py (no typer here: the fast lane, cli/lane.py, calls them
 without it)."""
 
 from __future__ import annotations
