@@ -6,17 +6,20 @@ typer commands run them through one adapter (cli/options.py `Checked`: a usage e
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from batchlog.cli import store
+from batchlog.cli.lane import Value
 
 
-class Within(NamedTuple):
+class Within(Value):
     """The bounds of a whole number (None: unbounded): a number outside them is refused naming them. Used instead of
     typer's own `min=`/`max=`, which print the range beside the option in every help (`[x<=9007199254740991]`)."""
 
-    least: int | None = None
-    largest: int | None = None
+    __slots__ = ("least", "largest")
+
+    def __init__(self, least: int | None = None, largest: int | None = None) -> None:
+        self.least, self.largest = least, largest
 
     def __call__(self, value: int) -> int:
         if self.least is not None and value < self.least:
@@ -26,13 +29,15 @@ class Within(NamedTuple):
         return value
 
 
-class Printable(NamedTuple):
+class Printable(Value):
     """A value that printed commands name (a folder, a store) holds no control character
     (projections/control_chars.py), or a command printing it would not be one line that pastes as it reads: refused,
     naming `what` it is and the `fix`. The value is kept as it is (a folder's Path stays one)."""
 
-    what: str
-    fix: str
+    __slots__ = ("what", "fix")
+
+    def __init__(self, what: str, fix: str) -> None:
+        self.what, self.fix = what, fix
 
     def __call__(self, value: Any) -> Any:
         from batchlog.projections.control_chars import named_in_commands

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import inspect
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ import typer
 from typer.core import TyperArgument, TyperOption
 
 from batchlog.cli import terminal
-from batchlog.cli.lane import Choice, Command, File, Flag, Lane, Param, Text, Whole
+from batchlog.cli.lane import Choice, Command, File, Flag, Lane, Param, Text, Value, Whole
 from batchlog.cli.options import Checked
 
 COMMAND = "python -m batchlog.cli.lane_writer --write"
@@ -160,16 +161,18 @@ class _Source:
             return repr(value)
         if isinstance(value, Path):
             return f"{self.name(Path)}({str(value)!r})"
-        if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple: a kind, a check
+        if isinstance(value, Value):  # a kind, a check
             module = importlib.import_module(type(value).__module__)
             constant = next((name for name, held in vars(module).items() if held is value and name.isupper()), None)
             if constant is not None:  # a check its module names (cli/checks.py FOLDER): by that name
                 self.imports.setdefault(module.__name__, set()).add(constant)
                 return constant
-            fields, defaults, count = value._fields, value._field_defaults, len(value)
-            while count and fields[count - 1] in defaults and value[count - 1] == defaults[fields[count - 1]]:
-                count -= 1  # the fields at their defaults, from the last, left out
-            return f"{self.name(type(value))}({', '.join(self.of(item) for item in value[:count])})"
+            fields = [getattr(value, name) for name in value.__slots__]
+            defaults = _defaults(type(value))
+            while fields and value.__slots__[len(fields) - 1] in defaults and \
+                    fields[-1] == defaults[value.__slots__[len(fields) - 1]]:
+                fields.pop()  # the fields at their defaults, from the last, left out
+            return f"{self.name(type(value))}({', '.join(self.of(field) for field in fields)})"
         if isinstance(value, tuple):
             return "(" + ", ".join(self.of(item) for item in value) + ("," if len(value) == 1 else "") + ")"
         if callable(value) and hasattr(value, "__qualname__"):
@@ -185,11 +188,18 @@ class _Source:
         return "\n".join("".join(group) for group in groups if group)
 
 
+def _defaults(cls: type) -> dict[str, Any]:
+    """The defaults of a value class's fields, as its `__init__` gives them."""
+    return {name: parameter.default for name, parameter in inspect.signature(cls).parameters.items()
+            if parameter.default is not inspect.Parameter.empty}
+
+
 def _param_source(source: _Source, param: Param) -> str:
     words = [repr(param.name), source.of(param.options), source.of(param.kind)]
+    defaults = _defaults(Param)
     for field in ("multiple", "required", "default", "check"):
         value = getattr(param, field)
-        if value != Param._field_defaults[field]:
+        if value != defaults[field]:
             words.append(f"{field}={source.of(value)}")
     return f"{source.name(Param)}({', '.join(words)})"
 

@@ -10,16 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from batchlog.cli.lane import Value
 
 PATH_OPTIONS = ("--dataset", "-o")  # a file that exists under a placeholder's name is what the user meant
 
 
-class NotAPlaceholder(NamedTuple):
+class NotAPlaceholder(Value):
     """A placeholder of a printed template (VERDICT, DATASET, FILE, PATH, SUMMARY, MODEL) pasted unchanged as the
     value of `option` is refused, naming the choices."""
 
-    option: str
+    __slots__ = ("option",)
+
+    def __init__(self, option: str) -> None:
+        self.option = option
 
     def __call__(self, value: Any) -> Any:
         from batchlog.projections.tune.views.status import placeholder_refusal
@@ -30,12 +35,15 @@ class NotAPlaceholder(NamedTuple):
         return value
 
 
-class Count(NamedTuple):
+class Count(Value):
     """A count that a printed template holds as a placeholder (NODES, CALLS, INPUT_TOKENS, OUTPUT_TOKENS): the
     placeholder pasted unchanged is refused naming what to give, as is anything but a whole number. The value stays
     text: a negative count is the decision's to refuse, as for every count."""
 
-    option: str
+    __slots__ = ("option",)
+
+    def __init__(self, option: str) -> None:
+        self.option = option
 
     def __call__(self, value: str) -> str:
         from batchlog.cli.tune.views import LARGEST
@@ -50,9 +58,11 @@ class Count(NamedTuple):
         return value
 
 
-class Verdict(NamedTuple):
+class Verdict(Value):
     """--verdict: the placeholder VERDICT pasted unchanged is refused naming the choices; a verdict is taken in any
     case (`passed` is PASSED, the seed's word)."""
+
+    __slots__ = ()
 
     def __call__(self, value: str) -> str:
         from batchlog.projections.tune.views.status import placeholder_refusal
@@ -63,8 +73,10 @@ class Verdict(NamedTuple):
         return value.upper()
 
 
-class BatchOrFinal(NamedTuple):
+class BatchOrFinal(Value):
     """`tune run start`: a half of a batch (--batch and --kind) or the final check (--final), one of the two."""
+
+    __slots__ = ()
 
     def __call__(self, values: Mapping[str, Any]) -> None:
         final, batch, kind = values["final"], values["batch"], values["kind"]
@@ -72,8 +84,10 @@ class BatchOrFinal(NamedTuple):
             raise ValueError("give --batch N --kind nomem|mem, or --final alone")
 
 
-class RecordsNow(NamedTuple):
+class RecordsNow(Value):
     """`tune next-batch`: -o records a batch, which a view of the past (--at) cannot."""
+
+    __slots__ = ()
 
     def __call__(self, values: Mapping[str, Any]) -> None:
         if values["out"] is not None and values["at"] is not None:
