@@ -3,8 +3,8 @@
 Building the typer app costs a command more than all the rest of its work (typer coerces every parameter through
 pydantic). The lane reads a command line with a table of the commands' parameters generated from the typer app
 itself (cli/lane_writer.py writes it: cli/tune/lane_table.py), calls the checks typer would call (the same objects:
-cli/tune/checks.py, cli/store.py) and then the body (cli/tune/actions.py, views.py, reports.py), through the same
-error boundary (cli/errors.py). No typer here, nor in the table, the checks or the bodies.
+cli/checks.py, cli/tune/checks.py, cli/store.py) and then the body (cli/tune/actions.py, views.py, reports.py), through
+the same error boundary (cli/errors.py). No typer here, nor in the table, the checks or the bodies.
 
 The lane is optimistic: it answers only a command line it reads completely and whose every check passes. Anything
 else (help, an unknown, repeated or malformed option, a missing value or parameter, `--`, a value that starts with
