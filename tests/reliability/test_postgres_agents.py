@@ -30,6 +30,7 @@ BATCHES_WANTED = 3
 STEPS_EACH = 2000  # at most, per agent: calls refused while the server restarts count too
 PATIENT = {"BATCHLOG_LOCK_TIMEOUT": "60"}
 DEADLINE_S = 240  # a bound on the whole race, so that a hang fails the test instead of CI
+STOP = "race-over"  # left beside the agents' folders once the test has killed (and restarted) all it would
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +51,9 @@ def command_words(answer: dict, rnd: random.Random) -> list[str] | None:
 
 
 def follow_the_loop(home: Path, report: Path, agent: int, env: dict[str, str]) -> None:
-    """Do what `tune next` says until BATCHES_WANTED batches are built (the tuning's files in HOME/finetune)."""
+    """Do what `tune next` says until BATCHES_WANTED batches are built and the race is over (STOP: commands of a
+    few milliseconds could build them before the test has killed an agent half of KILLS times), the tuning's files
+    in HOME/finetune."""
     rnd = random.Random(agent)
     folder = home / "finetune"
     for _ in range(STEPS_EACH):
@@ -58,7 +61,7 @@ def follow_the_loop(home: Path, report: Path, agent: int, env: dict[str, str]) -
         if status.code != 0:  # the server is restarting: come back in a moment
             assert status.code == 1, status.err
             continue  # no pause: a call refused while the server restarts costs a connection attempt
-        if orjson.loads(status.out)["batches_built"] >= BATCHES_WANTED:
+        if orjson.loads(status.out)["batches_built"] >= BATCHES_WANTED and (home.parent / STOP).exists():
             return
         answer = invoke("tune", "next", "--json", "--dir", folder, env=env)
         words = command_words(orjson.loads(answer.out), rnd) if answer.code == 0 else None
@@ -159,6 +162,7 @@ def race(cluster: Cluster, root: Path, agent, env: dict[str, str], log: str) -> 
         if kills == RESTART_AFTER_KILL:
             cluster.restart_immediately()
             restarted += 1
+    (root / STOP).touch()
     statuses = agents.wait_all()
     assert all(code in (0, -9) for code in statuses.values()), statuses
     address = f"{cluster.url}?log={log}"
