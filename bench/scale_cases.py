@@ -70,9 +70,9 @@ def _readme(path: Path) -> object:
     from batchlog.cli.tune.log import tuning_types
     from batchlog.engine import EventLog
     from batchlog.projections.tune.decider import TUNE
-    from batchlog.projections.tune.views.readme.document import readme
+    from batchlog.projections.tune.views.readme.document import sections, update
 
-    return readme("", EventLog(path, tuning_types()).replay(TUNE).state, folder=path.parent.name)
+    return update("", sections(EventLog(path, tuning_types()).replay(TUNE).state, folder=path.parent.name))
 
 
 def _verify(path: Path) -> object:
