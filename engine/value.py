@@ -38,5 +38,6 @@ def frozen(cls: type | None = None, /, *, kw_only: bool = False) -> Any:
 
 def _repr(self: Any) -> str:
     """What attrs' generated `__repr__` says: `Name(field=value, ...)`."""
-    fields = ", ".join(f"{field.name}={getattr(self, field.name)!r}" for field in attrs.fields(type(self)))
+    fields = ", ".join(f"{field.name}={getattr(self, field.name)!r}" for field in attrs.fields(type(self))
+                       if field.repr)
     return f"{type(self).__qualname__.rsplit('>.', 1)[-1]}({fields})"

@@ -120,3 +120,29 @@ class TestTypesItDoesNotRead:
 
         projection = Projection("odd", Odd(), lambda state, event: state, state_type=Odd)
         assert document("key", projection, Odd, Odd(), Position(1, 1, 1, "0" * 64, "t"), {}) is None
+
+
+@frozen
+class WithDerived:
+    items: tuple[int, ...] = ()
+    _total: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+
+class TestDerivedFields:
+    def test_a_field_the_init_does_not_take_is_left_out_and_made_again(self):
+        value = WithDerived((1, 2))
+        object.__setattr__(value, "_total", 3)  # a cache a state fills on first use
+
+        assert to_data(value) == {"items": [1, 2]}
+        assert round_trip(value, WithDerived) == value and round_trip(value, WithDerived)._total is None
+
+    def test_the_tunings_state_with_its_run_index_made_is_snapshotted(self):
+        from batchlog.engine.scan import Position
+        from batchlog.engine.snapshots.document import document
+        from batchlog.projections.tune.decider import TUNE, without_usage
+
+        state = TUNE.initial
+        state.runs_of(1, "nomem")  # makes the index
+
+        projection = without_usage(())
+        assert document("k", projection, type(state), state, Position(1, 1, 1, "0" * 64, "t"), {}) is not None

@@ -62,3 +62,12 @@ class TestRepr:
             value: int
 
         assert repr(Local(3)) == "Local(value=3)"
+
+
+def test_a_field_kept_out_of_repr_is_kept_out_of_it():
+    @frozen
+    class Cached:
+        value: int
+        _cache: int = attrs.field(default=0, repr=False)
+
+    assert repr(Cached(1)) == "Cached(value=1)"

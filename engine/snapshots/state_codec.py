@@ -1,6 +1,7 @@
 """A folded state as JSON data and back, by its declared types: what a snapshot holds (no pickle, no code).
 
-`to_data` turns a state into what orjson writes: an attrs instance into an object of its fields, a tuple, list or
+`to_data` turns a state into what orjson writes: an attrs instance into an object of the fields its `__init__`
+takes (a field it does not take is derived, made again when needed, as cattrs leaves it out too), a tuple, list or
 set into an array, a dict into an object, anything else as it is. `from_data` reads it back into the declared
 class, field by field, from the class's own annotations, checking every value's JSON type on the way: a value of
 the wrong kind is `Undecodable`, and the snapshot holding it is never used. The types it reads: None, bool, int,
@@ -34,7 +35,7 @@ class Undecodable(ValueError):
 def to_data(value: Any) -> Any:
     """`value` as plain JSON data (see the module's docstring)."""
     if attrs.has(type(value)):
-        return {field.name: to_data(getattr(value, field.name)) for field in attrs.fields(type(value))}
+        return {field.name: to_data(getattr(value, field.name)) for field in attrs.fields(type(value)) if field.init}
     if isinstance(value, (tuple, list)):
         return [to_data(item) for item in value]
     if isinstance(value, (set, frozenset)):
@@ -104,11 +105,10 @@ def _fields(cls: type) -> list[tuple[str, str, Reader]]:
         hints = typing.get_type_hints(cls)
     except Exception as error:  # noqa: BLE001 - an annotation that names what its module does not hold
         raise Undecodable(f"the annotations of {cls.__qualname__} cannot be resolved: {error}") from None
-    if any(field.name not in hints for field in attrs.fields(cls)):
+    taken = [field for field in attrs.fields(cls) if field.init]
+    if any(field.name not in hints for field in taken):
         raise Undecodable(f"{cls.__qualname__} has a field without a type")
-    if not all(field.init for field in attrs.fields(cls)):
-        raise Undecodable(f"{cls.__qualname__} has a field its __init__ does not take")
-    return [(field.name, field.alias, reader(hints[field.name])) for field in attrs.fields(cls)]
+    return [(field.name, field.alias, reader(hints[field.name])) for field in taken]
 
 
 def _same(data: Any) -> Any:

@@ -44,6 +44,10 @@ from batchlog.projections.tune.state import (
 
 def evolve(state: TuneState, event: Event) -> TuneState:
     """The state after `event`."""
+    return state.hand_on(_applied(state, event))
+
+
+def _applied(state: TuneState, event: Event) -> TuneState:
     match event.data:
         case UsageRecorded():  # first: the most frequent event
             return evolve_all(state, (event,))
@@ -210,4 +214,4 @@ def _with_reports(state: TuneState, pending: dict[str, dict[str, ModelUsage]]) -
         while runs[index].name != name:
             index -= 1
         runs[index] = attrs.evolve(runs[index], usage=tuple(table.values()))
-    return attrs.evolve(state, runs=tuple(runs))
+    return state.hand_on(attrs.evolve(state, runs=tuple(runs)))

@@ -19,10 +19,16 @@ Shape (stable: the README and audit views read it):
       memories: tuple[KeptMemory, ...]  every `memory keep`; the last is the last good memory
       corrections: tuple[Correction, ...]  every `run regrade`, in log order
       foreign: str | None               type of an event of another loop met in this log
+
+Besides, an index of its runs by half and by batch (`runs_of`, `runs_of_batch`), which is no part of its value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import attrs
 
 from batchlog.engine.value import frozen
 
@@ -194,6 +200,30 @@ class Correction:
     at: str
 
 
+class RunIndex(NamedTuple):
+    """Where the runs of each half (batch, kind) and of each batch are in a state's `runs`: positions, in order.
+    Never changed once made (`with_run` makes another)."""
+
+    halves: dict[tuple[int, str], tuple[int, ...]]
+    batches: dict[int, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, runs: Iterable[Run]) -> RunIndex:
+        halves: dict[tuple[int, str], list[int]] = {}
+        batches: dict[int, list[int]] = {}
+        for position, run in enumerate(runs):
+            halves.setdefault((run.batch, run.kind), []).append(position)
+            batches.setdefault(run.batch, []).append(position)
+        return cls({key: tuple(found) for key, found in halves.items()},
+                   {key: tuple(found) for key, found in batches.items()})
+
+    def with_run(self, position: int, run: Run) -> RunIndex:
+        """The index with `run`, at `position` after every other run, added."""
+        half = (run.batch, run.kind)
+        return RunIndex({**self.halves, half: (*self.halves.get(half, ()), position)},
+                        {**self.batches, run.batch: (*self.batches.get(run.batch, ()), position)})
+
+
 @frozen
 class TuneState:
     """Everything the tuning's log says so far (see the module docstring for the shape)."""
@@ -207,6 +237,10 @@ class TuneState:
     memories: tuple[KeptMemory, ...] = ()
     corrections: tuple[Correction, ...] = ()
     foreign: str | None = None
+    # Derived from `runs`, so that finding a half's runs is no scan of every run: no part of the state's value
+    # (equality, repr, snapshots, attrs.evolve leave it out), made on first use (`run_index`), handed on by the fold
+    # to the state it makes next (`hand_on`), so that a replay asking at every event makes it once.
+    _run_index: RunIndex | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     @property
     def started(self) -> bool:
@@ -233,7 +267,33 @@ class TuneState:
 
     def runs_of(self, batch: int, kind: str) -> tuple[Run, ...]:
         """The runs of one half of a batch (or the final check: batch 0, kind "final"), in order."""
-        return tuple(run for run in self.runs if run.batch == batch and run.kind == kind)
+        runs = self.runs
+        return tuple(runs[position] for position in self.run_index().halves.get((batch, kind), ()))
+
+    def runs_of_batch(self, batch: int) -> tuple[Run, ...]:
+        """Every run of a batch (both its halves), in order."""
+        runs = self.runs
+        return tuple(runs[position] for position in self.run_index().batches.get(batch, ()))
+
+    def run_index(self) -> RunIndex:
+        index = self._run_index
+        if index is None:
+            index = RunIndex.of(self.runs)
+            object.__setattr__(self, "_run_index", index)  # a cache, as functools.cached_property sets one
+        return index
+
+    def hand_on(self, later: TuneState) -> TuneState:
+        """`later`, the state the fold made of this one with one event (or a stretch of usage reports), given this
+        state's run index when it was made: the fold keeps every run in its place, with its batch and kind, and
+        starts at most one, after the others."""
+        index, known = self._run_index, len(self.runs)
+        if index is None or later._run_index is not None:
+            return later
+        if len(later.runs) == known:
+            object.__setattr__(later, "_run_index", index)
+        elif len(later.runs) == known + 1:
+            object.__setattr__(later, "_run_index", index.with_run(known, later.runs[known]))
+        return later
 
     @property
     def difficult_list(self) -> tuple[Difficult, ...]:

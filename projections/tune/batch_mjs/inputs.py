@@ -8,19 +8,35 @@ entry, as a folder has no difficult.json until then; withdrawn entries left out)
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import orjson
 
 from batchlog.projections.tune.batch_mjs import rules
 from batchlog.projections.tune.state import Batch, TuneState
 
 
-def history(state: TuneState) -> rules.History:
+class Dataset(NamedTuple):
+    """What the rules read of the dataset: the selection's case objects, in order, and each case's complexity.
+    Only `tune init` and `tune import` (TuningStarted) change it: a walk over a log may read it once per start."""
+
+    selection: tuple[dict, ...]
+    complexity: dict[str, str]
+
+
+def dataset(state: TuneState) -> Dataset:
+    bodies = {case.id: case.body for case in state.cases}
+    return Dataset(_objects(bodies, state.selection), {case.id: case.complexity for case in state.cases})
+
+
+def history(state: TuneState, read: Dataset | None = None) -> rules.History:
+    """`read`: `dataset(state)` when the caller has it already."""
     settings = state.settings
     assert settings is not None, "history of a tuning that was never started"
-    bodies = {case.id: case.body for case in state.cases}
+    selection, complexity = dataset(state) if read is None else read
     return rules.History(
-        selection=_objects(bodies, state.selection),
-        complexity={case.id: case.complexity for case in state.cases},
+        selection=selection,
+        complexity=complexity,
         settings=rules.Settings(
             min_batch=settings.min_batch, max_batch=settings.max_batch, recheck=settings.recheck,
             seed=settings.seed, max_retries=settings.max_retries,

@@ -24,11 +24,12 @@ from batchlog.projections.tune.events import (
     RunGraded,
     RunRegraded,
     RunStarted,
+    TuningStarted,
     UsageRecorded,
 )
-from batchlog.projections.tune.evolve import evolve
+from batchlog.projections.tune.evolve import evolve, evolve_all
 from batchlog.projections.tune.stage import Half, half, latest_final, to_list_after_final
-from batchlog.projections.tune.batch_mjs.inputs import history
+from batchlog.projections.tune.batch_mjs.inputs import Dataset, dataset, history
 from batchlog.projections.tune.views.readme.facts import run_calls, run_tokens
 from batchlog.projections.tune.decide.regrade import RegradeRun, regrade_run
 from batchlog.projections.tune.state import FINAL, TuneState
@@ -119,6 +120,8 @@ class _Walk:
 
     def __init__(self) -> None:
         self.state = TuneState()
+        self.dataset: Dataset | None = None  # what the rules read of the dataset, once per tuning start
+        self.reports: list[Event] = []  # usage reports met since: folded into `state` as one stretch (evolve_all)
         self.order_faults: list[str] = []
         self.grades: dict[str, list[int]] = {}
         self.corrections: list[tuple[bool, str]] = []
@@ -139,7 +142,7 @@ def audit(events: Iterable[Event], log_report: LogReport) -> Audit:
     walk = _Walk()
     for event in events:
         _step(walk, event)
-    state = walk.state
+    state = _folded(walk)
     checks = [
         Check("log_sound", CHECKS[0][1], log_report.sound, (log_report.summary, *log_report.problems)),
         Check("log_whole", dict(CHECKS)["log_whole"], not walk.salvages,
@@ -158,7 +161,6 @@ def audit(events: Iterable[Event], log_report: LogReport) -> Audit:
 
 
 def _step(walk: _Walk, event: Event) -> None:
-    before = walk.state
     walk.events += 1
     walk.first_at = walk.first_at or event.at
     walk.last_at = event.at
@@ -166,6 +168,13 @@ def _step(walk: _Walk, event: Event) -> None:
     if event.type in ENGINE_TYPES.by_name:  # the engine's own event, log.salvaged: what the log lost, no step
         walk.salvages.append(_salvaged(event))
         return
+    if isinstance(fact, UsageRecorded):
+        # most of a log: a report decides nothing and changes no verdict (nothing to check here, nor is the final
+        # check passed by it), so reports are folded together, when the next event needs the state
+        walk.correcting = None
+        walk.reports.append(event)
+        return
+    before = _folded(walk)
     # a withdrawal belongs to the correction it follows (one command): one that closed the tuning brings it along
     withdrawn_by_it = isinstance(fact, DifficultWithdrawn) and walk.correcting == fact.run
     walk.correcting = fact.run if isinstance(fact, RunRegraded) else walk.correcting if withdrawn_by_it else None
@@ -174,7 +183,7 @@ def _step(walk: _Walk, event: Event) -> None:
     if before.settings is not None:
         match fact:
             case BatchBuilt():
-                walk.decisions.append(_decision(before, fact, event.seq))
+                walk.decisions.append(_decision(_history(walk, before), fact, event.seq))
                 _check_batch_order(walk, before, fact, event.seq)
             case RunStarted():
                 _check_run_order(walk, before, fact, event.seq)
@@ -187,8 +196,24 @@ def _step(walk: _Walk, event: Event) -> None:
             case MemoryKept():
                 walk.memory.append(_memory(before, fact, event.seq))
     walk.state = evolve(before, event)
+    if isinstance(fact, TuningStarted):
+        walk.dataset = None
     if walk.final_passed_seq is None and half(walk.state.runs_of(0, FINAL)) is Half.PASSED:
         walk.final_passed_seq = event.seq
+
+
+def _history(walk: _Walk, before: TuneState) -> rules.History:
+    """The rules' history of the state before an event."""
+    if walk.dataset is None:
+        walk.dataset = dataset(before)
+    return history(before, walk.dataset)
+
+
+def _folded(walk: _Walk) -> TuneState:
+    """The walk's state with the usage reports met since folded in."""
+    if walk.reports:
+        walk.state, walk.reports = evolve_all(walk.state, walk.reports), []
+    return walk.state
 
 
 def _closing_record(state: TuneState, fact: object) -> bool:
@@ -235,9 +260,9 @@ def _withdrawal(before: TuneState, fact: DifficultWithdrawn, seq: int) -> tuple[
     return True, said
 
 
-def _decision(before: TuneState, fact: BatchBuilt, seq: int) -> tuple[bool, str]:
+def _decision(past: rules.History, fact: BatchBuilt, seq: int) -> tuple[bool, str]:
     try:
-        plan = rules.next_batch(history(before), size=fact.size_override, recheck=fact.recheck_override,
+        plan = rules.next_batch(past, size=fact.size_override, recheck=fact.recheck_override,
                                 seed=fact.seed_override)
     except rules.NothingLeft as refusal:
         return False, f"seq {seq}: batch {fact.number} was recorded, but the rules build none here ({refusal})"
@@ -283,7 +308,7 @@ def _check_run_order(walk: _Walk, before: TuneState, fact: RunStarted, seq: int)
     if fact.number != len(runs) + 1:
         walk.order_faults.append(f"seq {seq}: {fact.run} is run {fact.number}, after {len(runs)} run(s) of its half")
     if fact.kind == FINAL:
-        walk.final_started.append(_final_ready(before, fact, seq))
+        walk.final_started.append(_final_ready(_history(walk, before), before, fact, seq))
         return
     if before.last_batch is None or fact.batch != before.last_batch.number:
         walk.order_faults.append(f"seq {seq}: {fact.run} is not a run of the last batch built")
@@ -296,8 +321,7 @@ def _check_run_order(walk: _Walk, before: TuneState, fact: RunStarted, seq: int)
         walk.order_faults.append(f"seq {seq}: {fact.run} (with memory) started before the no-memory half passed")
 
 
-def _final_ready(before: TuneState, fact: RunStarted, seq: int) -> tuple[bool, str]:
-    past = history(before)
+def _final_ready(past: rules.History, before: TuneState, fact: RunStarted, seq: int) -> tuple[bool, str]:
     unused, opened = rules.unused_cases(past), rules.open_difficult(past)
     unfinished = [batch.number for batch in before.batches
                   if not (_halves(before, batch.number)[1] is Half.PASSED

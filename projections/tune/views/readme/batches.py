@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from batchlog.projections.tune.stage import Half, batch_halves, batch_passed
 from batchlog.projections.tune.views.readme.facts import (
     HALF_WORDS,
@@ -22,7 +24,7 @@ from batchlog.projections.tune.views.readme.facts import (
     run_tokens,
     token_change,
 )
-from batchlog.projections.tune.state import Batch, Run, TuneState
+from batchlog.projections.tune.state import Batch, Correction, Difficult, Run, TuneState
 
 NO_FILES: frozenset[str] = frozenset()
 
@@ -84,7 +86,7 @@ def _status(state: TuneState, batch: Batch) -> str:
 
 
 def _right(batch: Batch, state: TuneState) -> str:
-    graded = [run for run in state.runs if run.batch == batch.number and run.graded and run.counts]
+    graded = [run for run in state.runs_of_batch(batch.number) if run.graded and run.counts]
     if not graded:
         return "-"
     wrong = set(graded[-1].wrong)
@@ -94,7 +96,7 @@ def _right(batch: Batch, state: TuneState) -> str:
 
 
 def _changed(state: TuneState, batch: Batch, files: frozenset[str], base: str) -> str:
-    changed = [run for run in state.runs if run.batch == batch.number and run.changes]
+    changed = [run for run in state.runs_of_batch(batch.number) if run.changes]
     if not changed:
         return "-"
     count = sum(len(run.changes) for run in changed)
@@ -121,10 +123,20 @@ def log(state: TuneState, files: frozenset[str] = NO_FILES, base: str = "") -> s
     graded = sorted((run for run in state.runs if run.graded), key=lambda run: run.graded_seq or 0, reverse=True)
     if not graded:
         return "No run has been graded yet."
-    return "\n\n".join(_entry(state, run, files, base) for run in graded)
+    corrections: dict[str, list[Correction]] = {}  # by run: one pass over each list, not one per run
+    withdrawn: dict[str, list[Difficult]] = {}
+    for correction in state.corrections:
+        corrections.setdefault(correction.run, []).append(correction)
+    for entry in state.difficult:
+        if entry.withdrawn is not None:
+            withdrawn.setdefault(entry.added, []).append(entry)
+    return "\n\n".join(_entry(state, run, files, base, corrections.get(run.name, ()), withdrawn.get(run.name, ()))
+                       for run in graded)
 
 
-def _entry(state: TuneState, run: Run, files: frozenset[str], base: str) -> str:
+def _entry(state: TuneState, run: Run, files: frozenset[str], base: str, corrections: Iterable[Correction],
+           withdrawn: Iterable[Difficult]) -> str:
+    """`corrections`: the run's, in log order; `withdrawn`: the difficult entries added in it since withdrawn."""
     lines = [f"### {run.name} - {run.verdict}", ""]
     lines.append(f"- {_what_ran(state, run)}")
     if run.wrong and run.kind == "final" and run.verdict != "WRONG":
@@ -152,13 +164,12 @@ def _entry(state: TuneState, run: Run, files: frozenset[str], base: str) -> str:
     if links:
         lines.append("- " + " · ".join(links))
     lines.append(f"- Graded at seq {run.graded_seq}, {run.graded_at}.")
-    for correction in (c for c in state.corrections if c.run == run.name):
+    for correction in corrections:
         lines.append(f"- Regraded from {correction.was} to {correction.verdict} at seq {correction.seq}, "
                      f"{correction.at}: {plain(correction.reason)}")
-    for entry in state.difficult:
-        if entry.added == run.name and entry.withdrawn is not None:
-            lines.append(f"- Withdrew the difficult entry of {code(entry.case)} added in it, at seq "
-                         f"{entry.withdrawn_seq}: {plain(entry.withdrawn)}")
+    for entry in withdrawn:
+        lines.append(f"- Withdrew the difficult entry of {code(entry.case)} added in it, at seq "
+                     f"{entry.withdrawn_seq}: {plain(entry.withdrawn)}")
     return "\n".join(lines)
 
 
