@@ -11,10 +11,6 @@ from typing import Any
 from batchlog.cli import store
 from batchlog.cli.lane import Value
 
-# The largest whole number a count, size, seed or seq may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
-# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
-LARGEST = 2**53 - 1
-
 
 class Within(Value):
     """The bounds of a whole number (None: unbounded): a number outside them is refused naming them. Used instead of

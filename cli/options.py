@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from batchlog.cli import store
-from batchlog.cli.checks import FOLDER, LARGEST, Within, check_store_url
+from batchlog.cli.checks import FOLDER, Within, check_store_url
 
 
 class Checked:
@@ -69,8 +69,7 @@ def whole(name: str, help: str, *, metavar: str = "N", least: int | None = None,
 
 
 Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout (errors: one on stderr)")]
-At = Annotated[int | None, whole("--at", "the view as the log stood after event SEQ", metavar="SEQ", least=1,
-                                 largest=LARGEST)]
+At = Annotated[int | None, whole("--at", "the view as the log stood after event SEQ", metavar="SEQ", least=1)]
 
 
 def log_address(metavar: str, help_text: str) -> typer.models.ArgumentInfo:

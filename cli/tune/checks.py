@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from batchlog.cli.checks import LARGEST
 from batchlog.cli.lane import Value
 
 PATH_OPTIONS = ("--dataset", "-o")  # a file that exists under a placeholder's name is what the user meant
@@ -47,6 +46,7 @@ class Count(Value):
         self.option = option
 
     def __call__(self, value: str) -> str:
+        from batchlog.cli.tune.views import LARGEST
         from batchlog.projections.tune.views.status import placeholder_refusal
 
         refusal = placeholder_refusal(self.option, value)

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from batchlog.cli.checks import FOLDER, LARGEST
+from batchlog.cli.checks import FOLDER
 from batchlog.cli.help import App
 from batchlog.cli.options import At, Checked, Dir, Json, LogName, Store as StoreOption, runs, whole
 from batchlog.cli.store import chosen
 from batchlog.cli.tune import actions, reports, views
 from batchlog.cli.tune.checks import BatchOrFinal, Count, NotAPlaceholder, RecordsNow, Verdict as VerdictCheck
 from batchlog.cli.tune.log import DEFAULT_DIR
+from batchlog.cli.tune.views import LARGEST
 
 if TYPE_CHECKING:
     from batchlog.cli.loops import Loop

@@ -34,7 +34,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('folder', ('--dir',), File(), default=Path('finetune'), check=FOLDER),
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('as_json', ('--json',), Flag(), default=False),
     )),
     ('difficult', 'add'): Command('batchlog.cli.tune.actions:difficult_add_command', (
@@ -60,7 +60,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('folder', ('--dir',), File(), default=Path('finetune'), check=FOLDER),
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('as_json', ('--json',), Flag(), default=False),
     )),
     ('import',): Command('batchlog.cli.tune.actions:import_command', (
@@ -95,7 +95,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('folder', ('--dir',), File(), default=Path('finetune'), check=FOLDER),
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('as_json', ('--json',), Flag(), default=False),
     )),
     ('next-batch',): Command('batchlog.cli.tune.views:next_batch_command', (
@@ -106,7 +106,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('folder', ('--dir',), File(), default=Path('finetune'), check=FOLDER),
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('as_json', ('--json',), Flag(), default=False),
     ), RecordsNow()),
     ('readme',): Command('batchlog.cli.tune.reports:readme_command', (
@@ -114,7 +114,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
         Param('file', ('--file',), File()),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('check', ('--check',), Flag(), default=False),
         Param('stdout', ('--stdout',), Flag(), default=False),
         Param('as_json', ('--json',), Flag(), default=False),
@@ -160,7 +160,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('folder', ('--dir',), File(), default=Path('finetune'), check=FOLDER),
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('as_json', ('--json',), Flag(), default=False),
     )),
     ('usage',): Command('batchlog.cli.tune.actions:usage_command', (
@@ -179,7 +179,7 @@ LANE = Lane('tune', frozenset({(), ('difficult',), ('memory',), ('run',)}), {
         Param('store_url', ('--store',), Text(), check=check_store_url),
         Param('log_name', ('--log',), Text(), check=check_log_name),
         Param('file', ('--file',), File()),
-        Param('at', ('--at',), Whole(), check=Within(1, 9007199254740991)),
+        Param('at', ('--at',), Whole(), check=Within(1)),
         Param('check', ('--check',), Flag(), default=False),
         Param('as_json', ('--json',), Flag(), default=False),
     )),

@@ -20,6 +20,10 @@ from batchlog.projections.tune.decide.refusals import require_tuning, require_un
 from batchlog.projections.tune.batch_mjs.inputs import history
 from batchlog.projections.tune.views.status import difficult_rows, next_step, progress, progress_figures
 
+# The largest whole number a count, size or seed may be: JavaScript's Number.MAX_SAFE_INTEGER, as batch.mjs
+# and zen-finetune's files hold these numbers exactly only up to it (and the log's JSON stays 64-bit).
+LARGEST = 2**53 - 1
+
 
 def status_command(size: int | None, folder: Path, store_url: str | None, log_name: str | None, at: int | None,
                    as_json: bool) -> int:
