@@ -82,7 +82,11 @@ def _batchlog_message(error: BaseException, code: int, as_json: bool) -> None:
     if as_json:
         body: dict[str, object] = {"error": kind, "message": message, "exit_code": code}
         body.update({k: v for k, v in fields.items() if k not in body})
-        terminal.show_json(orjson.dumps(body, default=str).decode() + "\n", err=True)
+        try:
+            text = orjson.dumps(body, default=str).decode()
+        except TypeError:  # a whole number past 64 bits, which orjson refuses (`--at 18446744073709551616`)
+            text = json.dumps(body, default=str, ensure_ascii=False, separators=(",", ":"))
+        terminal.show_json(text + "\n", err=True)
     else:
         terminal.say(f"batchlog: {message}", err=True)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +27,7 @@ from batchlog.cli.lane_writer import TABLES, NotLaned, command_of, table_path, t
 from batchlog.cli.main import main
 from batchlog.cli.options import Checked, runs
 from batchlog.cli.tune.lane_table import LANE
-from tests.clirunner import Result
+from tests.clirunner import Result, invoke
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -191,12 +192,19 @@ def test_no_command_the_lane_answers_imports_typer(tmp_path):
             "    assert LANE.parsed(args) is not None, args\n"
             "    assert main(args) == expected, args\n"
             "assert 'typer' not in sys.modules and 'pydantic' not in sys.modules, 'typer was imported'\n")
-    import json
-
     done = subprocess.run([sys.executable, "-c", code, json.dumps(EXAMPLES)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "BATCHLOG_CLOCK": CLOCK})
 
     assert done.returncode == 0, done.stderr
+
+
+def test_a_refusal_naming_a_number_past_64_bits_is_still_one_json_object():
+    """Found by the differential test below: `--at` past the end of the log is refused naming it, and a seq past 64
+    bits, which orjson cannot write, made that refusal a traceback with --json."""
+    result = invoke("tune", "next", "--at", str(2**64), "--json", "--dir", FIXTURES / "tune-finished")
+
+    assert result.code == 1 and result.out == ""
+    assert json.loads(result.err)["at"] == 2**64
 
 
 # ─── the same answers as typer, on generated command lines ──────────────────
