@@ -139,7 +139,7 @@ class TestSplice:
         once = splice(text, new)
 
         assert splice(once, new) == once
-        assert _outside_markers(once) == _outside_markers(text)
+        assert outside_markers(once) == outside_markers(text)
 
     @settings(max_examples=60)
     @given(st.sampled_from(STATES))
@@ -149,7 +149,8 @@ class TestSplice:
         assert readme(once, state) == once
 
 
-def _outside_markers(text: str) -> list[str]:
+def outside_markers(text: str) -> list[str]:
+    """A README's lines outside batchlog's sections (the markers' own lines left out too)."""
     kept, inside = [], False
     for line in text.split("\n"):
         if line.startswith("<!-- batchlog:begin "):

@@ -20,7 +20,7 @@ from batchlog.projections.tune.views.readme.document import (
 )
 from tests.clirunner import invoke
 from tests.seeds import README_TEMPLATE, require
-from tests.test_tune_readme import IN_PROGRESS, copy_fixture
+from tests.test_tune_readme import IN_PROGRESS, copy_fixture, outside_markers
 
 # What batchlog renders, each with a heading of its own inside (opaque: between markers no heading counts).
 RENDERED = {name: f"**{name}** from the log\n\n### Inside {name}\n\n- a line" for name in SECTION_NAMES}
@@ -40,18 +40,6 @@ def template_parts() -> tuple[str, dict[str, str]]:
     preamble = text[: starts[0][0]]
     bounds = [*(start for start, _ in starts[1:]), len(text)]
     return preamble, {name: text[start:stop] for (start, name), stop in zip(starts, bounds)}
-
-
-def outside_markers(text: str) -> list[str]:
-    kept, inside = [], False
-    for line in text.split("\n"):
-        if line.startswith("<!-- batchlog:begin "):
-            inside = True
-        elif line.startswith("<!-- batchlog:end "):
-            inside = False
-        elif not inside:
-            kept.append(line)
-    return kept
 
 
 def headings_outside(text: str) -> list[str]:
