@@ -197,6 +197,7 @@ PLACES = {
     ("engine/recorders/postgresql_follow.py", "_lost", "self.recorder.address"): RENDERED,
     ("cli/checks.py", "__call__", "value"): NOT_AN_ADDRESS,  # a whole number out of its bounds
     ("cli/lane_writer.py", "main", "source"): NOT_AN_ADDRESS,  # the lane's table as Python source
+    ("cli/methods_writer.py", "main", "source"): NOT_AN_ADDRESS,  # the table of compiled methods as Python source
     # click's usage text, printed through the terminal's door: a store in it is in cli/store.py's words, rendered
     ("cli/app.py", "_run_typer", "shown"): RENDERED,
     # `tune next`'s command with its control characters escaped: its --store is `Store.printed`'s, rendered

@@ -55,6 +55,7 @@ NOT_REACHED = {
     ("cli/app.py", "Error"): "a typer error without its own text: none of batchlog's raises one",
     ("cli/quick_batch/files.py", "terminal.say(message"): "a lock wait on a summarized batch's archived log",
     ("cli/lane_writer.py", "terminal."): "the fast lane's table writer, run from a clone: no text but its own",
+    ("cli/methods_writer.py", "terminal."): "the compiled methods' table writer, run from a clone: no text but its own",
     ("cli/watch.py", "terminal.json_line(line)"): "a watch's line: it follows its loop until it ends "
                                                   "(tests/test_watch_cli.py drives it through a pipe)",
     ("cli/watch.py", "terminal.say(step.note"): "a watch's note of a torn tail (tests/test_watch_cli.py)",
