@@ -1795,13 +1795,15 @@ def _80():
         return  (
             self.size == other.size and
             self.recheck == other.recheck and
-            self.seed == other.seed
+            self.seed == other.seed and
+            self.out == other.out
         )
-    def __init__(self, size=attr_dict['size'].default, recheck=attr_dict['recheck'].default, seed=attr_dict['seed'].default):
+    def __init__(self, size=attr_dict['size'].default, recheck=attr_dict['recheck'].default, seed=attr_dict['seed'].default, out=attr_dict['out'].default):
         _setattr = _cached_setattr_get(self)
         _setattr('size', size)
         _setattr('recheck', recheck)
         _setattr('seed', seed)
+        _setattr('out', out)
     return locals()
 
 
@@ -2237,7 +2239,7 @@ METHODS = {
     "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.folder == other.folder and\n        self.log_options == other.log_options\n    )\ndef __init__(self, folder=attr_dict['folder'].default, log_options=attr_dict['log_options'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('folder', folder)\n    _setattr('log_options', log_options)\n": _77,
     "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.words == other.words and\n        self.last == other.last\n    )\ndef __init__(self, words, last=attr_dict['last'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('last', last)\n": _78,
     "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.dataset == other.dataset and\n        self.cases == other.cases and\n        self.limit == other.limit and\n        self.min_batch == other.min_batch and\n        self.max_batch == other.max_batch and\n        self.recheck == other.recheck and\n        self.seed == other.seed and\n        self.max_retries == other.max_retries and\n        self.concurrency == other.concurrency and\n        self.name == other.name and\n        self.typed == other.typed\n    )\ndef __init__(self, dataset, cases, limit=attr_dict['limit'].default, min_batch=attr_dict['min_batch'].default, max_batch=attr_dict['max_batch'].default, recheck=attr_dict['recheck'].default, seed=attr_dict['seed'].default, max_retries=attr_dict['max_retries'].default, concurrency=attr_dict['concurrency'].default, name=attr_dict['name'].default, typed=attr_dict['typed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('dataset', dataset)\n    _setattr('cases', __attr_converter_cases(cases))\n    _setattr('limit', limit)\n    _setattr('min_batch', min_batch)\n    _setattr('max_batch', max_batch)\n    _setattr('recheck', recheck)\n    _setattr('seed', seed)\n    _setattr('max_retries', max_retries)\n    _setattr('concurrency', concurrency)\n    _setattr('name', name)\n    _setattr('typed', typed)\n": _79,
-    "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.size == other.size and\n        self.recheck == other.recheck and\n        self.seed == other.seed\n    )\ndef __init__(self, size=attr_dict['size'].default, recheck=attr_dict['recheck'].default, seed=attr_dict['seed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('size', size)\n    _setattr('recheck', recheck)\n    _setattr('seed', seed)\n": _80,
+    "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.size == other.size and\n        self.recheck == other.recheck and\n        self.seed == other.seed and\n        self.out == other.out\n    )\ndef __init__(self, size=attr_dict['size'].default, recheck=attr_dict['recheck'].default, seed=attr_dict['seed'].default, out=attr_dict['out'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('size', size)\n    _setattr('recheck', recheck)\n    _setattr('seed', seed)\n    _setattr('out', out)\n": _80,
     "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.batch == other.batch and\n        self.kind == other.kind\n    )\ndef __init__(self, batch, kind):\n    _setattr = _cached_setattr_get(self)\n    _setattr('batch', batch)\n    _setattr('kind', kind)\n": _81,
     'def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return True\ndef __init__(self, ):\n    _setattr = _cached_setattr_get(self)\n': _82,
     "def __eq__(self, other):\n    if other.__class__ is not self.__class__:\n        return NotImplemented\n    return  (\n        self.number == other.number and\n        self.size == other.size and\n        self.kind == other.kind\n    )\ndef __init__(self, number, size, kind):\n    _setattr = _cached_setattr_get(self)\n    _setattr('number', number)\n    _setattr('size', size)\n    _setattr('kind', kind)\n": _83,

@@ -4,6 +4,7 @@ idempotent repeats, `--at SEQ`, and `tune import` of a zen folder."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -144,6 +145,49 @@ class TestNextBatch:
         again = tune(fresh, "next-batch", "-o", out)
 
         assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
+        assert (fresh / "events.jsonl").read_bytes() == log
+
+    @pytest.mark.parametrize("overrides", [(), ("-m", "3", "--seed", "7")])
+    def test_an_o_repeated_after_its_batch_moved_on_is_refused_and_names_the_batchs_own_folder(self, fresh, overrides):
+        """A command read back late (after a context compaction, say) names the folder of the batch it built then:
+        the batch it would build now must not overwrite that one's files."""
+        first = fresh / "runs" / "batch01-nomem-run1" / "cases.json"
+        assert tune(fresh, "next-batch", *overrides, "-o", str(first)).code == 0
+        for args in (("run", "grade", "batch01-nomem-run1", "--verdict", "PASSED"),
+                     ("run", "start", "--batch", "1", "--kind", "mem"),
+                     ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED"),
+                     ("memory", "keep", "--batch", "1", "--nodes", "5")):
+            assert tune(fresh, *args).code == 0, args
+        log, files = (fresh / "events.jsonl").read_bytes(), first.read_bytes()
+
+        late = tune(fresh, "next-batch", *overrides, "-o", str(first))
+
+        own = fresh / "runs" / "batch02-nomem-run1" / "cases.json"
+        assert (late.code, late.out) == (1, "")
+        assert late.err.startswith(f"batchlog: -o names {first.parent}, the folder of a run of batch 1, which is "
+                                   "recorded already: batch 2's files would overwrite that batch's. Nothing is "
+                                   "recorded; write batch 2 to its own first run's folder: ")
+        assert (fresh / "events.jsonl").read_bytes() == log and first.read_bytes() == files
+        printed = late.err.split("`")[1]
+        assert printed == shlex.join(["batchlog", "tune", "next-batch", *overrides, "-o", str(own),
+                                      "--dir", str(fresh)])
+        assert tune(fresh, *shlex.split(printed)[2:-2]).code == 0 and own.is_file()
+
+    def test_repeating_the_last_build_into_another_batchs_folder_is_refused(self, fresh):
+        for number in (1, 2):
+            if number == 2:
+                for args in (("run", "grade", "batch01-nomem-run1", "--verdict", "PASSED"),
+                             ("run", "start", "--batch", "1", "--kind", "mem"),
+                             ("run", "grade", "batch01-mem-run1", "--verdict", "PASSED"),
+                             ("memory", "keep", "--batch", "1", "--nodes", "5")):
+                    assert tune(fresh, *args).code == 0, args
+            out = fresh / "runs" / f"batch0{number}-nomem-run1" / "cases.json"
+            assert tune(fresh, "next-batch", "-o", str(out)).code == 0
+        log = (fresh / "events.jsonl").read_bytes()
+
+        result = tune(fresh, "next-batch", "-o", str(fresh / "runs" / "batch01-mem-run1" / "cases.json"))
+
+        assert result.code == 1 and "the folder of a run of batch 1, which is recorded already: batch 2's" in result.err
         assert (fresh / "events.jsonl").read_bytes() == log
 
     def test_o_naming_a_folder_is_refused_before_anything_is_recorded(self, fresh):

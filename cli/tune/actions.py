@@ -77,7 +77,7 @@ def record_batch(size: int | None, recheck: int | None, seed: int | None, out: s
     """`tune next-batch -o FILE`: the next batch recorded, then its cases.json and plan.json written."""
     store = chosen(store_url, log_name)
     check_batch_files(out, store.file(folder))
-    state = decide_in(folder, BuildBatch(size, recheck, seed), store)
+    state = decide_in(folder, BuildBatch(size, recheck, seed, out), store)
     assert state.last_batch is not None
     plan = plan_of(state, state.last_batch)
     # Recorded first, then written: the files are a view of the batch, and the same command rewrites them.

@@ -15,7 +15,7 @@ from batchlog.projections.fields import as_tuple
 from batchlog.projections.errors import Refused
 from batchlog.projections.tune.batch_mjs.collation import locale_compare
 from batchlog.projections.tune.batch_mjs.js_json import js_json, js_number
-from batchlog.projections.tune.batch_mjs.run_names import FINAL, parse_run_name
+from batchlog.projections.tune.batch_mjs.run_names import FINAL, RunName, parse_run_name
 from batchlog.engine.value import frozen
 
 SEVERITY = ("wrong", "regressed", "flaky", "memory", "costly")
@@ -244,7 +244,7 @@ def summary_lines(plan: BatchPlan, out: str | None, difficult_exists: bool) -> l
     if out:
         folder = node_dirname(out)
         last = re.split(r"[\\/]", folder)[-1]
-        parts = parse_run_name(last)
+        parts = run_folder_of(out)
         if parts is None or parts.kind == FINAL:
             lines.append(f"  warning: {folder} is not named batch<NN>-nomem-run1 - {NOT_A_RUN_FOLDER}")
         elif last != f"batch{pad(plan.number)}-nomem-run1":
@@ -267,6 +267,12 @@ def plan_json(plan: BatchPlan) -> str:
         "new": [c.get("id") for c in plan.new],
         "recheck": [c.get("id") for c in plan.recheck],
     })
+
+
+def run_folder_of(out: str) -> RunName | None:
+    """The run a -o file's folder is named after, as batch.mjs reads it (the last part of its folder, either slash
+    separating), None when that folder is named after no run."""
+    return parse_run_name(re.split(r"[\\/]", node_dirname(out))[-1])
 
 
 def node_dirname(path: str) -> str:

@@ -73,11 +73,13 @@ class InitTuning:
 
 @frozen
 class BuildBatch:
-    """Record the next batch (`-o`), with batch.mjs's overrides: -m size, -r recheck, --seed."""
+    """Record the next batch (`-o`), with batch.mjs's overrides: -m size, -r recheck, --seed; `out`, the file -o
+    names (None: not checked)."""
 
     size: int | None = None
     recheck: int | None = None
     seed: int | None = None
+    out: str | None = None
 
 
 @frozen
@@ -219,6 +221,8 @@ def _json(body: dict) -> str:
 def build_batch(state: TuneState, command: BuildBatch) -> list:
     """The next batch and its first no-memory run (batch.mjs next -o)."""
     if _is_repeat_of_last_build(state, command):
+        assert state.last_batch is not None
+        _require_own_folder(state, command, state.last_batch.number)
         return []
     _require_last_run_graded(state, "build the next batch")
     last = state.last_batch
@@ -232,6 +236,7 @@ def build_batch(state: TuneState, command: BuildBatch) -> list:
     # after a failed final check the batches go on, of the open difficult cases (the selection is used up)
     require_listed_after_final(state, "build the next batch")
     plan = rules.next_batch(history(state), size=command.size, recheck=command.recheck, seed=command.seed)
+    _require_own_folder(state, command, plan.number)
     ids = lambda cases: tuple(case["id"] for case in cases)  # noqa: E731
     built = BatchBuilt(
         number=plan.number, size=plan.size, why=plan.why, kind=plan.kind, new=ids(plan.new),
@@ -249,6 +254,25 @@ def _require_memory_kept(state: TuneState, batch: int) -> None:
         raise Refused(f"batch {batch}'s with-memory half passed but its memory is not kept yet: run `{keep}` "
                       "(NODES: the nodes in its memory); when that passes, the batch's memory becomes the last "
                       "good memory, and the next batch is built", batch=batch, commands=[keep])
+
+
+def _require_own_folder(state: TuneState, command: BuildBatch, number: int) -> None:
+    """-o may not name the folder of a run of another batch already recorded: batch `number`'s files would
+    overwrite that batch's (batch.mjs warns and writes; here that is how an `-o` command repeated after the loop
+    moved on, e.g. read back after a context compaction, would end, so it is refused before anything is
+    recorded)."""
+    run = None if command.out is None else rules.run_folder_of(command.out)
+    if run is None or run.kind == FINAL or run.batch == number or state.batch_numbered(run.batch) is None:
+        return
+    assert command.out is not None
+    folder = rules.node_dirname(command.out)
+    own = f"{rules.node_dirname(folder)}/batch{rules.pad(number)}-nomem-run1/{command.out.rsplit('/', 1)[-1]}"
+    overrides = [word for flag, value in (("-m", command.size), ("-r", command.recheck), ("--seed", command.seed))
+                 if value is not None for word in (flag, value)]
+    again = tune("next-batch", *overrides, "-o", own)
+    raise Refused(f"-o names {folder}, the folder of a run of batch {run.batch}, which is recorded already: batch "
+                  f"{number}'s files would overwrite that batch's. Nothing is recorded; write batch {number} to its "
+                  f"own first run's folder: `{again}`", batch=number, commands=[again])
 
 
 def _is_repeat_of_last_build(state: TuneState, command: BuildBatch) -> bool:
