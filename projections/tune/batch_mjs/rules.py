@@ -61,9 +61,17 @@ class History:
     runs: tuple[tuple[str, str], ...] = attrs.field(converter=as_tuple)  # every run folder (name, verdict or "")
     difficult: tuple[DifficultEntry, ...] | None = None  # None when no difficult.json exists
     # What the rules look up in the fields above, made on first use (`_used_ids`, `_selected`), as one decision reads
-    # each several times; no part of the value (equality, repr and attrs.evolve leave them out).
+    # each several times; no part of the value (equality, repr and attrs.evolve leave them out). The look-up of the
+    # selection is handed on to a later history of the same selection (`hand_on`).
     _used: dict[str, None] | None = attrs.field(default=None, init=False, eq=False, repr=False)
     _selected: _Selected | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def hand_on(self, later: History) -> History:
+        """`later` given this history's look-up of the selection when it reads the same one (the one tuple, as a
+        walk over a log reads the dataset once per tuning start): a walk asking at every batch makes it once."""
+        if later.selection is self.selection and later._selected is None:
+            object.__setattr__(later, "_selected", self._selected)
+        return later
 
 
 class _Selected(NamedTuple):
