@@ -160,6 +160,26 @@ class TestNextBatch:
     def test_r_overrides_the_recheck_count(self):
         assert len(next_batch(history(batches={1: "abcdef"}), recheck=5).recheck) == 5
 
+    def test_complex_cases_are_rechecked_first_each_group_in_the_seeded_order(self):
+        """The candidates after the difficult ones: complex before the rest, each group in the order of its cases'
+        Lehmer draws (a case's draw is its place in the used cases, batch 2 of seed 1)."""
+        given = history(batches={1: "abcdefgh"}, complexity={"b": "complex", "e": "complex", "g": "complex"},
+                        recheck=5)
+        draw = dict(zip("abcdefgh", lehmer_keys(draw_start(1, 2), 8)))
+        complex_first = sorted("abcdefgh", key=lambda i: (i not in "beg", draw[i]))
+
+        assert ids(next_batch(given).recheck) == complex_first[:5]
+
+    @pytest.mark.parametrize("recheck, kept", [(-2, 6), (-8, 0), (-9, 0), (0, 0), (1, 1)])
+    def test_a_recheck_count_below_one_keeps_what_slice_keeps(self, recheck, kept):
+        """batch.mjs takes `candidates.slice(0, recheck)`: a negative count (possible from a zen folder's config.json)
+        leaves that many off the end, as Python's slice does."""
+        given = history(batches={1: "abcdefgh"}, complexity={"c": "complex"},
+                        difficult=(DifficultEntry("f", ("wrong",), "batch01-nomem-run1"),))
+        everything = ids(next_batch(given, recheck=8).recheck)
+
+        assert ids(next_batch(given, recheck=recheck).recheck) == everything[:recheck] == everything[:kept]
+
     def test_once_the_selection_is_used_up_a_batch_holds_open_difficult_cases_only(self):
         difficult = (DifficultEntry("c", ("wrong",), "batch01-nomem-run1"),
                      DifficultEntry("a", ("wrong",), "batch01-nomem-run1", fixed="batch01-nomem-run2"))

@@ -29,12 +29,14 @@ def dataset(state: TuneState) -> Dataset:
     return Dataset(_objects(bodies, state.selection), {case.id: case.complexity for case in state.cases})
 
 
-def history(state: TuneState, read: Dataset | None = None) -> rules.History:
-    """`read`: `dataset(state)` when the caller has it already."""
+def history(state: TuneState, read: Dataset | None = None, earlier: rules.History | None = None) -> rules.History:
+    """`read`: `dataset(state)` when the caller has it already. `earlier`: the history of an earlier state of the
+    same log, for a walk asking at every batch (the audit): its difficult entries are taken over where they say
+    what this state's do (the fold adds entries last and changes few), and its look-ups of the selection."""
     settings = state.settings
     assert settings is not None, "history of a tuning that was never started"
     selection, complexity = dataset(state) if read is None else read
-    return rules.History(
+    made = rules.History(
         selection=selection,
         complexity=complexity,
         settings=rules.Settings(
@@ -45,11 +47,23 @@ def history(state: TuneState, read: Dataset | None = None) -> rules.History:
         sizes={batch.number: batch.size for batch in state.batches},
         runs=tuple((run.name, run.verdict) for run in state.runs),
         # withdrawn entries are left out, as from a difficult.json edited by hand (which then exists, maybe empty)
-        difficult=tuple(
-            rules.DifficultEntry(id=entry.case, reasons=entry.reasons, added=entry.added, fixed=entry.fixed)
-            for entry in state.difficult_list
-        ) if state.difficult else None,
+        difficult=_entries(state, earlier) if state.difficult else None,
     )
+    return made if earlier is None else earlier.hand_on(made)
+
+
+def _entries(state: TuneState, earlier: rules.History | None) -> tuple[rules.DifficultEntry, ...]:
+    """The rules' entries of the state's difficult list, each the one in the same place of `earlier` when it says
+    the same (comparing costs a fraction of making one, and the states of a walk share most of their entries)."""
+    known = () if earlier is None or earlier.difficult is None else earlier.difficult
+    entries = []
+    for place, entry in enumerate(state.difficult_list):
+        kept = known[place] if place < len(known) else None
+        if kept is None or (kept.id, kept.reasons, kept.added, kept.fixed) != (entry.case, entry.reasons,
+                                                                             entry.added, entry.fixed):
+            kept = rules.DifficultEntry(id=entry.case, reasons=entry.reasons, added=entry.added, fixed=entry.fixed)
+        entries.append(kept)
+    return tuple(entries)
 
 
 def plan_of(state: TuneState, batch: Batch) -> rules.BatchPlan:

@@ -6,8 +6,10 @@ writes (status lines, stderr summary, cases.json, plan.json). Pure: no I/O; the 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
+from typing import NamedTuple
 
 import attrs
 
@@ -58,6 +60,25 @@ class History:
     sizes: dict[int, int]  # built batch number -> "size" of its plan.json
     runs: tuple[tuple[str, str], ...] = attrs.field(converter=as_tuple)  # every run folder (name, verdict or "")
     difficult: tuple[DifficultEntry, ...] | None = None  # None when no difficult.json exists
+    # What the rules look up in the fields above, made on first use (`_used_ids`, `_selected`), as one decision reads
+    # each several times; no part of the value (equality, repr and attrs.evolve leave them out). The look-up of the
+    # selection is handed on to a later history of the same selection (`hand_on`).
+    _used: dict[str, None] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _selected: _Selected | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def hand_on(self, later: History) -> History:
+        """`later` given this history's look-up of the selection when it reads the same one (the one tuple, as a
+        walk over a log reads the dataset once per tuning start): a walk asking at every batch makes it once."""
+        if later.selection is self.selection and later._selected is None:
+            object.__setattr__(later, "_selected", self._selected)
+        return later
+
+
+class _Selected(NamedTuple):
+    """The selection looked up: each case's id, in selection order, and each case by its id."""
+
+    ids: tuple[str, ...]
+    by_id: dict[str, dict]
 
 
 @frozen
@@ -100,15 +121,12 @@ def next_number(history: History) -> int:
 
 def used_ids(history: History) -> list[str]:
     """Every id some batch held, first-seen order, batches in number order (as batch.mjs reads run folders)."""
-    seen: dict[str, None] = {}
-    for number in sorted(history.batches):
-        seen.update(dict.fromkeys(history.batches[number]))
-    return list(seen)
+    return list(_used_ids(history))
 
 
 def unused_cases(history: History) -> list[dict]:
-    used = set(used_ids(history))
-    return [case for case in history.selection if case.get("id") not in used]
+    used = _used_ids(history)
+    return [case for case, case_id in zip(history.selection, _selected(history).ids) if case_id not in used]
 
 
 def retries(history: History, entry: DifficultEntry) -> int:
@@ -142,8 +160,8 @@ def next_size(history: History, override: int | None = None) -> Size:
         return Size(settings.min_batch, f"batch 1 is the smoke test: minBatch {settings.min_batch}")
     prev = number - 1
     was = history.sizes.get(prev) or settings.min_batch
-    nomem, mem = (_counted_runs(history, prev, kind) for kind in ("nomem", "mem"))
-    added = sum(1 for e in history.difficult or () if batch_of(e.added) == prev and not e.fixed)
+    nomem, mem = _counted_runs(history, prev)
+    added = sum(1 for e in history.difficult or () if not e.fixed and _of_batch(e.added, prev))
     if nomem <= SMOOTH_RUNS and mem <= SMOOTH_RUNS and added == 0:
         grown = min(settings.max_batch, was * 2)
         if grown > was:
@@ -162,7 +180,7 @@ def next_batch(history: History, *, size: int | None = None, recheck: int | None
     then the rechecks. Raises NothingLeft when there is neither."""
     number = next_number(history)
     planned = next_size(history, size)
-    by_id = {case.get("id"): case for case in history.selection}
+    by_id = _selected(history).by_id
     unused = unused_cases(history)
     opened = open_difficult(history)
     if unused:
@@ -189,9 +207,9 @@ def next_batch(history: History, *, size: int | None = None, recheck: int | None
 
 def lehmer_keys(start: int, count: int) -> list[int]:
     """`count` successive Lehmer values s * 48271 mod 2^31-1 (exact in a double, so exact here too)."""
-    keys, state = [], start
+    keys, state, multiplier, modulus = [], start, _LEHMER_MULTIPLIER, _LEHMER_MODULUS  # locals: a draw's hot loop
     for _ in range(count):
-        state = state * _LEHMER_MULTIPLIER % _LEHMER_MODULUS
+        state = state * multiplier % modulus
         keys.append(state)
     return keys
 
@@ -295,27 +313,74 @@ def node_dirname(path: str) -> str:
     return path[:end]
 
 
-def _counted_runs(history: History, number: int, kind: str) -> int:
-    """Runs of one half of a batch that count: every run folder but the VOID ones (ungraded ones count)."""
-    prefix = f"batch{pad(number)}-{kind}-run"  # what their names start with: a test cheaper than parsing every name
-    return sum(1 for name, verdict in history.runs
-               if verdict != "VOID" and name.startswith(prefix) and parse_run_name(name) is not None)
+def _used_ids(history: History) -> dict[str, None]:
+    """`used_ids` as the keys of a dict: in order, and a look-up."""
+    used = history._used
+    if used is None:
+        ordered = (history.batches[number] for number in sorted(history.batches))
+        used = dict.fromkeys(itertools.chain.from_iterable(ordered))
+        object.__setattr__(history, "_used", used)  # a cache, as TuneState's run index is
+    return used
+
+
+def _selected(history: History) -> _Selected:
+    selected = history._selected
+    if selected is None:
+        ids = tuple(case.get("id") for case in history.selection)
+        selected = _Selected(ids, dict(zip(ids, history.selection)))
+        object.__setattr__(history, "_selected", selected)
+    return selected
+
+
+def _of_batch(run: str, number: int) -> bool:
+    """Whether `run` is a run of batch `number` (>= 1): `batch_of(run) == number`, its name's prefix tested before
+    parsing it (the grammar's batch is two digits: no other name starts so)."""
+    return run.startswith(f"batch{pad(number)}-") and batch_of(run) == number
+
+
+def _counted_runs(history: History, number: int) -> tuple[int, int]:
+    """Runs of each half of a batch (no memory, with memory) that count: every run folder but the VOID ones
+    (ungraded ones count)."""
+    prefix = f"batch{pad(number)}-"  # what their names start with: a test cheaper than parsing every name
+    counted = {"nomem": 0, "mem": 0}
+    for name, verdict in history.runs:
+        if verdict != "VOID" and name.startswith(prefix):
+            parts = parse_run_name(name)
+            if parts is not None:
+                counted[parts.kind] += 1
+    return counted["nomem"], counted["mem"]
 
 
 def _rechecks(history: History, number: int, fresh: list[dict], opened: list[DifficultEntry],
               limit: int, seed: int) -> list[str]:
     """Ids to recheck: open difficult, then fixed difficult, then complex, then the rest; seeded order."""
     in_batch = {c.get("id") for c in fresh}
-    selected = {case.get("id") for case in history.selection}
-    pool = [i for i in used_ids(history) if i not in in_batch and i in selected]
-    order = dict(zip(pool, lehmer_keys(draw_start(seed, number), len(pool))))
+    used, selected = _used_ids(history), _selected(history).by_id
+
+    def pooled(case_id: str) -> bool:  # what may be rechecked: a used case of the selection, not in the batch
+        return case_id in used and case_id in selected and case_id not in in_batch
+
     # A case with several entries (fixed, then added again) is rechecked once, the next candidate taking the
     # place batch.mjs gives its repeat: a deliberate difference (README), a batch holds a case once.
-    first = _once(e.id for e in [*opened, *fixed_difficult(history)] if e.id in order)
+    first = _once(e.id for e in [*opened, *fixed_difficult(history)] if pooled(e.id))
+    if 0 <= limit <= len(first):
+        return first[:limit]  # the difficult cases fill the rechecks: the seeded draw of the pool would change nothing
+    pool = [i for i in used if pooled(i)]
+    order = dict(zip(pool, lehmer_keys(draw_start(seed, number), len(pool))))
     firsts = set(first)
-    complex_first = lambda i: (history.complexity.get(i) != "complex", order[i])  # noqa: E731
-    rest = sorted((i for i in pool if i not in firsts), key=complex_first)
-    return [*first, *rest][: limit]
+    rest = [i for i in pool if i not in firsts]
+    kept = len(range(len(pool))[:limit])  # how many `[:limit]` keeps of first + rest (a negative limit as slice())
+    return [*first, *_first_drawn(rest, order, history.complexity, max(0, kept - len(first)))][:kept]
+
+
+def _first_drawn(ids: list[str], order: dict[str, int], complexity: dict[str, str], count: int) -> list[str]:
+    """The first `count` of `ids` put in order complex ones first, each group in its seeded `order`: what
+    `sorted(ids, key=lambda i: (complexity.get(i) != "complex", order[i]))[:count]` gives, with whole numbers for
+    keys so that the sort compares no tuples (no two cases of a draw draw the same number: 48271 is a primitive
+    root of 2^31 - 1)."""
+    later = _LEHMER_MODULUS  # added to the draw of a case that is not complex: above every draw, it sorts after them
+    keyed = {order[i] + (0 if complexity.get(i) == "complex" else later): i for i in ids}
+    return [keyed[key] for key in sorted(keyed)[:count]]
 
 
 def _once(ids) -> list[str]:

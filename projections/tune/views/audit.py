@@ -121,6 +121,7 @@ class _Walk:
     def __init__(self) -> None:
         self.state = TuneState()
         self.dataset: Dataset | None = None  # what the rules read of the dataset, once per tuning start
+        self.past: rules.History | None = None  # the last history the rules were asked of, handed on to the next
         self.reports: list[Event] = []  # usage reports met since: folded into `state` as one stretch (evolve_all)
         self.order_faults: list[str] = []
         self.grades: dict[str, list[int]] = {}
@@ -206,7 +207,8 @@ def _history(walk: _Walk, before: TuneState) -> rules.History:
     """The rules' history of the state before an event."""
     if walk.dataset is None:
         walk.dataset = dataset(before)
-    return history(before, walk.dataset)
+    walk.past = history(before, walk.dataset, walk.past)
+    return walk.past
 
 
 def _folded(walk: _Walk) -> TuneState:
