@@ -14,7 +14,8 @@ class). Three things make it cheaper, none of them changing what a class does:
   that function's definitions in place of compiling the same text again. A text the table does not hold (a class
   added since the table was written, a third loop's class, another attrs version) is compiled by attrs as
   always: the table is looked up by the very text attrs wrote, so it saves time and never decides what a class
-  does.
+  does. It saves time only from its `.pyc` (compiling the table itself costs more than it saves: 53 ms against
+  21), which pip writes when it installs the wheel and Python when it first imports a clone's module.
 
 The classes stay attrs classes: `attrs.fields`, `attrs.evolve` and the snapshots' codec
 (engine/snapshots/state_codec.py) see no difference.
