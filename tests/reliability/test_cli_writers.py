@@ -78,6 +78,14 @@ def follow_the_loop(folder: Path, report_path: Path, racer: int, go: int) -> Non
                 report.flush()
 
 
+def start_the_run(folder: Path, report_path: Path, go: int) -> None:
+    """Once released: start batch 1's run with memory; report the run the command acknowledged."""
+    os.read(go, 1)
+    result = invoke("tune", "run", "start", "--batch", "1", "--kind", "mem", "--dir", str(folder), env=PATIENT)
+    assert result.code == 0, result.err
+    report_path.write_text(result.out, encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def raced(tmp_path_factory) -> Path:
     """A small tuning that RACERS processes played at once, each following `tune next`; their reports beside it."""
@@ -110,7 +118,25 @@ class TestRacingCommands:
         started = collections.Counter(line["data"]["run"] for line in log_lines(raced / "finetune" / "events.jsonl")
                                       if line["type"] == "tune.run_started")
         assert acknowledged and all(started[name] == 1 for name in acknowledged)
-        assert len(acknowledged) > len(set(acknowledged)), "the racers never collided on a run start"
+
+    def test_racers_starting_the_same_run_all_acknowledge_the_one_run_the_log_holds(self, tmp_path):
+        """The collision the loop's racers meet when it happens, made certain: each racer starts the same run of
+        the same state (released together by one handshake, in whatever order they then run), so every one of
+        them is acknowledged, the first by its append and the others as its repeat."""
+        folder = small_tuning(tmp_path / "finetune")
+        assert tune(folder, "next-batch", "-o", folder / "runs" / "batch01-nomem-run1" / "cases.json").code == 0
+        assert tune(folder, "run", "grade", "batch01-nomem-run1", "--verdict", "PASSED").code == 0
+        go_read, go_write = os.pipe()
+        pids = [fork(start_the_run, folder, tmp_path / f"report-{n}", go_read) for n in range(RACERS)]
+
+        os.write(go_write, b"x" * RACERS)
+
+        assert [wait(pid) for pid in pids] == [0] * RACERS
+        acknowledged = [path.read_text() for path in tmp_path.glob("report-*")]
+        started = [line["data"]["run"] for line in log_lines(folder / "events.jsonl")
+                   if line["type"] == "tune.run_started"]
+        assert acknowledged == ["batch01-mem-run1\n"] * RACERS
+        assert started == ["batch01-nomem-run1", "batch01-mem-run1"]
 
     def test_every_acknowledged_batch_is_the_one_the_log_holds(self, raced):
         built = {line["data"]["number"]: line["data"]["new"] + line["data"]["recheck"]
@@ -119,9 +145,11 @@ class TestRacingCommands:
 
         assert written
         for path in written:
-            # The batch the command recorded, as its plan.json says: a racer whose `tune next` was read before
-            # another racer took the loop further builds the batch that is next by then, whatever its -o names.
+            # The batch the command recorded, as its plan.json says, is the one its folder is named after: a racer
+            # whose `tune next` was read before another racer took the loop past that batch is refused rather
+            # than writing the next batch into that batch's folder.
             number = orjson.loads((path.parent / "plan.json").read_bytes())["batch"]
+            assert path.parent.name == f"batch{number:02d}-nomem-run1"
             assert [case["id"] for case in orjson.loads(path.read_bytes())["batch"]] == built[number]
 
 
