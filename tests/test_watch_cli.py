@@ -2,8 +2,8 @@
 watch runs in a real terminal (a tmux pane of the test's own) or with its stdout on a pipe (JSON Lines), while
 other processes append through the CLI; on the file store and on PostgreSQL.
 
-No sleep stands for a timing assumption: each check waits for the content it expects (the pane polled, the
-pipe read line by line) and fails after a generous deadline.
+No sleep stands for a timing assumption: each check waits for the content it expects (the pane read again each
+time the watch wrote to it, the pipe read line by line) and fails after a generous deadline.
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -27,7 +29,6 @@ from tests.clirunner import invoke
 ROOT = Path(__file__).resolve().parent.parent
 BATCHLOG = [sys.executable, "-m", "batchlog.cli.main"]
 DEADLINE_S = 60  # what a loaded machine may take to show a change; the watch takes milliseconds
-POLL_S = 0.02  # how often the pane is read while waiting for what it should show
 STORES = ("file", "postgresql")
 DATASET = {"name": "tiny", "cases": [{"id": "alpha", "class": "a"}, {"id": "beta", "class": "b"},
                                      {"id": "gamma", "class": "a"}]}
@@ -123,6 +124,12 @@ class Pane:
         self.server = ["tmux", "-L", f"batchlog-test-{uuid.uuid4().hex[:12]}", "-f", "/dev/null"]
         script = f'{shlex.join(args)}; echo "watch exited $?"; exec cat'
         self.tmux("new-session", "-d", "-s", "watch", "-x", "120", "-y", "40", "-c", str(cwd), "bash", "-c", script)
+        # Everything the pane's program writes is copied to a FIFO: the test wakes when the watch wrote, and reads
+        # the pane then. Opened for writing too, so that it never reads as ended while tmux's copy opens it.
+        self.fifo = Path(tempfile.mkdtemp(prefix="batchlog-pane-")) / "written"
+        os.mkfifo(self.fifo)
+        self.written = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK)
+        self.tmux("pipe-pane", "-t", "watch", f"cat > {shlex.quote(str(self.fifo))}")
 
     def tmux(self, *args: str) -> str:
         # The server takes this environment: COLUMNS and LINES (pytest-xdist's workers have 80 and 24) would
@@ -143,15 +150,18 @@ class Pane:
             text = self.text()
             if all(" ".join(needle.split()) in " ".join(text.split()) for needle in needles):
                 return text
-            if time.monotonic() > deadline:
+            ready, _, _ = select.select([self.written], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
                 pytest.fail(f"the pane never showed {needles!r}; it shows:\n{text}")
-            time.sleep(POLL_S)
+            os.read(self.written, 1 << 16)  # what the watch wrote since: the pane is read again
 
     def cursor_visible(self) -> bool:
         return self.tmux("display-message", "-p", "-t", "watch", "#{cursor_flag}").strip() == "1"
 
     def close(self) -> None:
         subprocess.run([*self.server, "kill-server"], capture_output=True, timeout=DEADLINE_S)
+        os.close(self.written)
+        shutil.rmtree(self.fifo.parent, ignore_errors=True)
 
 
 @pytest.fixture
