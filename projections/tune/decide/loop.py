@@ -266,7 +266,7 @@ def _require_own_folder(state: TuneState, command: BuildBatch, number: int) -> N
         return
     assert command.out is not None
     folder = rules.node_dirname(command.out)
-    own = f"{rules.node_dirname(folder)}/batch{rules.pad(number)}-nomem-run1/{command.out.rsplit('/', 1)[-1]}"
+    own = f"{rules.node_dirname(folder)}/{run_name(number, 'nomem', 1)}/{command.out.rsplit('/', 1)[-1]}"
     overrides = [word for flag, value in (("-m", command.size), ("-r", command.recheck), ("--seed", command.seed))
                  if value is not None for word in (flag, value)]
     again = tune("next-batch", *overrides, "-o", own)
